@@ -1,0 +1,58 @@
+/*
+ * magdyn/common.h - status codes, export macro, constants and version,
+ * shared by every libmagdyn module.  SI units throughout.
+ */
+#ifndef MAGDYN_COMMON_H
+#define MAGDYN_COMMON_H
+
+#include <magdyn/version.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Marks the library's public symbols; everything else is hidden. */
+#if defined(_WIN32)
+#  ifdef MAGDYN_BUILDING
+#    define MAGDYN_API __declspec(dllexport)
+#  else
+#    define MAGDYN_API
+#  endif
+#elif defined(__GNUC__) && __GNUC__ >= 4
+#  define MAGDYN_API __attribute__((visibility("default")))
+#else
+#  define MAGDYN_API
+#endif
+
+/* Vacuum permeability mu0 [T m / A] (CODATA 2018). */
+#define MAGDYN_MU0 1.25663706212e-6
+/* pi, since strict C11 <math.h> does not define M_PI. */
+#define MAGDYN_PI 3.14159265358979323846
+
+/*
+ * Result of every function that can fail.  MAGDYN_OK is zero; failures are
+ * negative.  A function that fails leaves the caller's data untouched.
+ */
+typedef enum {
+    MAGDYN_OK = 0,
+    MAGDYN_EINVAL = -1,      /* invalid argument: NULL, non-positive size or mass, index out of range */
+    MAGDYN_ENONFINITE = -2,  /* an argument holds NaN or infinity */
+    MAGDYN_ENOMEM = -3,      /* allocation failed */
+    MAGDYN_ESTATE = -4,      /* call not valid in the object's state (e.g. advancing backwards) */
+    MAGDYN_EOVERLAP = -5,    /* bodies would start interpenetrating */
+    MAGDYN_ENORM = -6,       /* quaternion not of unit length, or a zero vector where a direction is needed */
+    MAGDYN_ENOCONV = -7,     /* an iteration did not reach its tolerance */
+    MAGDYN_ERANGE = -8       /* a particle outside its container */
+} magdyn_status;
+
+/* A static English description of s ("unknown status" for other values). */
+MAGDYN_API const char *magdyn_strerror(magdyn_status s);
+
+/* The library's version as "MAJOR.MINOR.PATCH"; compare with MAGDYN_VERSION_STRING. */
+MAGDYN_API const char *magdyn_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
