@@ -13,12 +13,55 @@
 extern "C" {
 #endif
 
+/* How magnets push each other. */
+typedef enum {
+    MAGDYN_MODEL_DIPOLE = 0,  /* point dipoles at the centres (seed 000's model) */
+    MAGDYN_MODEL_CUBOID = 1   /* uniformly magnetised boxes, exact field (J = mu0 m / V) */
+} magdyn_magnet_model;
+
+/*
+ * One collision, as told to the params' callback.  i and j index the magnets
+ * (as returned by magdyn_world_add); the normal points from j towards i and
+ * the impulses act on i (j gets the opposite).  Kind as in contact.h: FACE_EDGE
+ * means a face of i meets an edge of j, EDGE_FACE an edge of i a face of j.
+ */
+typedef struct {
+    double time;                               /* [s] */
+    int i, j;
+    magdyn_contact_kind kind;
+    magdyn_vec3 normal;                        /* unit, from j towards i */
+    int count;                                 /* contact points used */
+    magdyn_vec3 point[MAGDYN_MAX_CONTACTS];    /* inertial [m] */
+    magdyn_vec3 impulse[MAGDYN_MAX_CONTACTS];  /* on i at each point [N s] */
+    magdyn_vec3 total_impulse;                 /* their sum [N s] */
+    double speed;                              /* largest approach speed before [m/s] */
+    int resting;                               /* 1 when the pair stays in resting contact */
+} magdyn_collision;
+
 typedef struct {
     double restitution;       /* normal, 0..1 */
     double friction;          /* Coulomb coefficient, 0 = frictionless */
-    /* ... integrator tolerances, magnet model (point dipole or extended
-       cuboid), collision callback and its user pointer ... */
+    double rtol, atol;        /* integrator tolerances: relative, and absolute in SI units
+                                 of each state component (m, m/s, 1, rad/s) */
+    double max_step;          /* [s] longest integrator step, > 0 */
+    magdyn_magnet_model model;
+    double model_tol;         /* relative accuracy of extended-cuboid forces */
+    magdyn_vec3 gravity;      /* [m/s^2], inertial */
+    magdyn_vec3 field;        /* uniform external field B0 [T], inertial */
+    double contact_tol;       /* length tolerance of contact times and resting gaps [m] */
+    double contact_margin;    /* [m] gap below which a pair counts as touching (resting contact) */
+    double bounce_speed;      /* [m/s] approach speeds below it do not bounce (e = 0) */
+    double contact_step;      /* [s] longest step while some pair is in resting contact */
+    void (*on_collision)(const magdyn_collision *c, void *user);  /* may be NULL */
+    void *user;
 } magdyn_world_params;
+
+/*
+ * Defaults: restitution 0.5, friction 0.3 (nickel-plated NdFeB on itself,
+ * roughly), rtol 1e-10, atol 1e-13, max_step 1e-2 s, point dipoles,
+ * model_tol 1e-5, no gravity, no external field, contact_tol 1e-9 m,
+ * contact_margin 1e-6 m, bounce_speed 1e-3 m/s, contact_step 1e-4 s, no callback.
+ */
 MAGDYN_API magdyn_world_params magdyn_world_params_default(void);
 
 typedef struct {
@@ -39,6 +82,35 @@ MAGDYN_API magdyn_status magdyn_world_get(const magdyn_world *w, int i, magdyn_m
 MAGDYN_API double magdyn_world_time(const magdyn_world *w);
 MAGDYN_API double magdyn_world_energy(const magdyn_world *w);   /* kinetic + magnetic */
 MAGDYN_API void magdyn_world_free(magdyn_world *w);
+
+/* ---- around the contract ------------------------------------------------ */
+
+/* Number of magnets added; 0 for NULL. */
+MAGDYN_API int magdyn_world_count(const magdyn_world *w);
+
+/* Counters and time shares of the work done so far. */
+typedef struct {
+    long long steps;            /* accepted Runge-Kutta steps */
+    long long rejected;         /* rejected Runge-Kutta steps */
+    long long contact_steps;    /* steps taken in resting-contact mode */
+    long long force_evals;      /* evaluations of all forces and torques */
+    long long collisions;       /* collisions reported (impacts) */
+    int resting_pairs;          /* pairs now in resting contact */
+    double time_forces;         /* wall-clock seconds spent in forces and torques */
+    double time_collide;        /* ... in broad phase, separating axes, manifolds, contact times */
+    double time_impulse;        /* ... in the impulse solver and position correction */
+} magdyn_world_stats;
+
+/* Fill *out.  MAGDYN_EINVAL for NULL. */
+MAGDYN_API magdyn_status magdyn_world_get_stats(const magdyn_world *w, magdyn_world_stats *out);
+
+/* Total linear momentum [kg m/s] and angular momentum about the origin
+ * [kg m^2/s] (orbital plus spin) of the free magnets.  MAGDYN_EINVAL for NULL. */
+MAGDYN_API magdyn_status magdyn_world_momentum(const magdyn_world *w, magdyn_vec3 *linear,
+                                               magdyn_vec3 *angular);
+
+/* Kinetic energy [J] of the free magnets; NaN for NULL. */
+MAGDYN_API double magdyn_world_kinetic_energy(const magdyn_world *w);
 
 #ifdef __cplusplus
 }
