@@ -35,7 +35,7 @@ magdyn_world_params magdyn_world_params_default(void)
     memset(&p, 0, sizeof p);
     p.restitution = 0.5;
     p.friction = 0.3;
-    p.rtol = 1e-10;
+    p.rtol = 3e-11;
     p.atol = 1e-13;
     p.max_step = 1e-2;
     p.model = MAGDYN_MODEL_DIPOLE;
@@ -114,8 +114,13 @@ static magdyn_status reserve(magdyn_world *w, int cap)
     void *p[24];
     int i, np = 0;
     if (cap <= w->cap) return MAGDYN_OK;
-#define GROW(field, count) do { p[np] = realloc(w->field, (count) * sizeof *w->field); \
-        if (!p[np]) return MAGDYN_ENOMEM; w->field = p[np]; np++; } while (0)
+#define GROW(field, count)                                       \
+    do {                                                         \
+        p[np] = realloc(w->field, (count) * sizeof *w->field);   \
+        if (!p[np]) return MAGDYN_ENOMEM;                        \
+        w->field = p[np];                                        \
+        np++;                                                    \
+    } while (0)
     GROW(b, (size_t)cap);
     GROW(mom, (size_t)cap);
     GROW(y, ns);
@@ -180,6 +185,8 @@ int magdyn_world_add(magdyn_world *w, const magdyn_magnet *m)
     if (m->half.z < w->lmin) w->lmin = m->half.z;
     w->fsal = 0;
     w->touch_checked = 0;
+    w->asleep = 0;
+    w->calm = 0;
     return w->n++;
 }
 
@@ -216,6 +223,7 @@ magdyn_status magdyn_world_get_stats(const magdyn_world *w, magdyn_world_stats *
     if (!w || !out) return MAGDYN_EINVAL;
     *out = w->st;
     out->resting_pairs = w->nact;
+    out->asleep = w->asleep;
     return MAGDYN_OK;
 }
 

@@ -37,6 +37,8 @@ struct magdyn_world {
     double hc;                 /* contact-mode step */
     double lmin;               /* smallest half extent [m] */
     int touch_checked;         /* resting contacts of the initial state found */
+    int calm;                  /* consecutive full contact steps ending at rest */
+    int asleep;                /* every magnet at rest in equilibrium: time just passes */
     magdyn_world_stats st;
 };
 

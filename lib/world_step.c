@@ -15,10 +15,17 @@
 #include "world_impl.h"
 
 #define NS MAGDYN_WORLD_NS
+/* 0 until the dipole branch provides magdyn_cuboid_force_torque */
+#define WORLD_CUBOID_FORCES 0
 
 /* Longest motion of any point of any magnet in one resting-contact step,
  * as a fraction of the smallest half extent. */
 #define CONTACT_STEP_LENGTH 0.01
+/* A contact step that ends with no point of any magnet faster than this
+ * [m/s] is calm; after SLEEP_STEPS calm full-size steps in a row the world
+ * is in equilibrium (an unbalanced force would show as h F / m) and sleeps. */
+#define SLEEP_SPEED 1e-9
+#define SLEEP_STEPS 5
 /* Longest motion in one free-flight step, so no pair passes through another. */
 #define FREE_STEP_LENGTH 0.25
 
@@ -87,7 +94,12 @@ static magdyn_status forces(magdyn_world *w, const double *y)
                 if (w->b[i].fixed && w->b[j].fixed) continue;
                 ci = magdyn_wi_cuboid(w, i, w->pos[i], unit_q(y + NS * i + 6));
                 cj = magdyn_wi_cuboid(w, j, w->pos[j], unit_q(y + NS * j + 6));
+#if WORLD_CUBOID_FORCES
                 s = magdyn_cuboid_force_torque(&ci, &cj, w->p.model_tol, &f, &t);
+#else
+                (void)ci; (void)cj; f = t = magdyn_v3(0, 0, 0);
+                s = MAGDYN_EINVAL;
+#endif
                 if (s != MAGDYN_OK) break;
                 /* on j from i; i gets the reaction, and the torque that keeps
                    the total angular momentum */
@@ -402,8 +414,21 @@ static magdyn_status free_step(magdyn_world *w, double t_end)
         if ((s = initial_step(w, &w->h)) != MAGDYN_OK) return s;
     }
     h = fmin(w->h, w->p.max_step);
-    for (i = 0; i < w->n; i++) vmax = fmax(vmax, point_speed(&w->b[i]));
-    if (vmax > 0 && h > FREE_STEP_LENGTH * w->lmin / vmax) h = FREE_STEP_LENGTH * w->lmin / vmax;
+    /* no pair may close its bounding-sphere gap and a quarter of its
+       smaller box within one step, so no contact is stepped over */
+    for (i = 0; i < w->n; i++)
+        for (j = i + 1; j < w->n; j++) {
+            const magdyn_body *a = &w->b[i], *b = &w->b[j];
+            double u, gap, lm;
+            if (a->fixed && b->fixed) continue;
+            u = magdyn_vec3_dist(a->velocity, b->velocity) + magdyn_vec3_norm(a->omega) * radius(a)
+                + magdyn_vec3_norm(b->omega) * radius(b);
+            if (!(u > 0)) continue;
+            gap = magdyn_vec3_dist(a->position, b->position) - radius(a) - radius(b);
+            lm = fmin(fmin(fmin(a->half.x, a->half.y), a->half.z), fmin(fmin(b->half.x, b->half.y), b->half.z));
+            vmax = (fmax(gap, 0.0) + FREE_STEP_LENGTH * lm) / u;
+            if (h > vmax) h = vmax;
+        }
     for (;;) {
         double fac;
         last = h >= t_end - w->t;
@@ -633,6 +658,18 @@ static magdyn_status contact_step(magdyn_world *w, double t_end)
                 return s;
         }
     w->st.time_collide += magdyn_wi_clock() - t0;
+    {
+        double vmax = 0.0;
+        for (i = 0; i < w->n; i++) vmax = fmax(vmax, point_speed(&w->b[i]));
+        w->calm = (vmax < SLEEP_SPEED && h >= 0.999 * w->p.contact_step) ? w->calm + 1 : 0;
+        if (w->calm >= SLEEP_STEPS) {
+            for (i = 0; i < w->n; i++) {
+                w->b[i].velocity = magdyn_v3(0, 0, 0);
+                w->b[i].omega = magdyn_v3(0, 0, 0);
+            }
+            w->asleep = 1;
+        }
+    }
     w->t = last ? t_end : w->t + h;
     w->hc = 2.0 * h;
     w->st.contact_steps++;
@@ -661,9 +698,14 @@ magdyn_status magdyn_world_advance(magdyn_world *w, double t_end)
                     return s;
         w->touch_checked = 1;
     }
-    while (w->t < t_end) {
+    if (w->asleep) {
+        w->t = t_end;
+        return MAGDYN_OK;
+    }
+    while (w->t < t_end && !w->asleep) {
         s = w->nact > 0 ? contact_step(w, t_end) : free_step(w, t_end);
         if (s != MAGDYN_OK) return s;
     }
+    if (w->asleep) w->t = t_end;
     return MAGDYN_OK;
 }

@@ -58,7 +58,7 @@ typedef struct {
 
 /*
  * Defaults: restitution 0.5, friction 0.3 (nickel-plated NdFeB on itself,
- * roughly), rtol 1e-10, atol 1e-13, max_step 1e-2 s, point dipoles,
+ * roughly), rtol 3e-11, atol 1e-13, max_step 1e-2 s, point dipoles,
  * model_tol 1e-5, no gravity, no external field, contact_tol 1e-9 m,
  * contact_margin 1e-6 m, bounce_speed 1e-3 m/s, contact_step 1e-4 s, no callback.
  */
@@ -96,6 +96,7 @@ typedef struct {
     long long force_evals;      /* evaluations of all forces and torques */
     long long collisions;       /* collisions reported (impacts) */
     int resting_pairs;          /* pairs now in resting contact */
+    int asleep;                 /* 1: all magnets at rest in equilibrium, time just passes */
     double time_forces;         /* wall-clock seconds spent in forces and torques */
     double time_collide;        /* ... in broad phase, separating axes, manifolds, contact times */
     double time_impulse;        /* ... in the impulse solver and position correction */
