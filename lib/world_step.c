@@ -15,8 +15,6 @@
 #include "world_impl.h"
 
 #define NS MAGDYN_WORLD_NS
-/* 0 until the dipole branch provides magdyn_cuboid_force_torque */
-#define WORLD_CUBOID_FORCES 0
 
 /* Longest motion of any point of any magnet in one resting-contact step,
  * as a fraction of the smallest half extent. */
@@ -94,12 +92,20 @@ static magdyn_status forces(magdyn_world *w, const double *y)
                 if (w->b[i].fixed && w->b[j].fixed) continue;
                 ci = magdyn_wi_cuboid(w, i, w->pos[i], unit_q(y + NS * i + 6));
                 cj = magdyn_wi_cuboid(w, j, w->pos[j], unit_q(y + NS * j + 6));
-#if WORLD_CUBOID_FORCES
                 s = magdyn_cuboid_force_torque(&ci, &cj, w->p.model_tol, &f, &t);
-#else
-                (void)ci; (void)cj; f = t = magdyn_v3(0, 0, 0);
-                s = MAGDYN_EINVAL;
-#endif
+                if (s == MAGDYN_EOVERLAP) {
+                    /* a Runge-Kutta stage or a resting contact within
+                       contact_tol may overlap by a hair: take the force at
+                       the touching configuration, j moved out along the
+                       separating axis */
+                    magdyn_obb oi = {ci.center, ci.orientation, ci.half};
+                    magdyn_obb oj = {cj.center, cj.orientation, cj.half};
+                    magdyn_sat_result r;
+                    magdyn_obb_sat(&oj, &oi, &r);
+                    cj.center = magdyn_vec3_madd(cj.center, -r.separation * (1.0 + 1e-6) + 1e-12,
+                                                 r.normal);
+                    s = magdyn_cuboid_force_torque(&ci, &cj, w->p.model_tol, &f, &t);
+                }
                 if (s != MAGDYN_OK) break;
                 /* on j from i; i gets the reaction, and the torque that keeps
                    the total angular momentum */
