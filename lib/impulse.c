@@ -81,6 +81,17 @@ static void tangents(magdyn_vec3 n, magdyn_vec3 *t1, magdyn_vec3 *t2)
     *t2 = magdyn_vec3_cross(n, *t1);
 }
 
+/* The kinetic-energy inner product of velocity pairs (dv, dw), (v, w) of a
+ * body: m dv.v + dw . I w, the inertia taken in the inertial frame. */
+static double kinetic_dot(const magdyn_body *b, magdyn_vec3 dv, magdyn_vec3 dw, magdyn_vec3 v,
+                          magdyn_vec3 w)
+{
+    magdyn_vec3 db = magdyn_quat_rotate_inv(b->orientation, dw), wb = magdyn_quat_rotate_inv(b->orientation, w);
+    if (b->fixed) return 0.0;
+    return b->mass * magdyn_vec3_dot(dv, v)
+         + b->inertia.x * db.x * wb.x + b->inertia.y * db.y * wb.y + b->inertia.z * db.z * wb.z;
+}
+
 static double kinetic(const magdyn_body *bs, const bscratch *sc, int nb)
 {
     double e = 0.0;
@@ -280,12 +291,48 @@ magdyn_status magdyn_impulse_solve(magdyn_body *bs, int nb, magdyn_contact *c, i
                 any = 1;
             }
         }
-        if (any && kinetic(bs, sc, nb) > e0 * (1.0 + 1e-13)) {
-            /* energy would rise (friction coupling several points): e = 0 */
-            for (i = 0; i < nb; i++)
-                if (sc[i].used) { bs[i].velocity = sv[2 * i]; bs[i].omega = sv[2 * i + 1]; }
+        if (any && kinetic(bs, sc, nb) > e0) {
+            /* The energy would rise: by friction coupling several points,
+               or by the last digits of an unconverged compression.  Along
+               the restitution direction du (per unit e) the kinetic energy
+               is e1 + s b + s^2 a / 2: take the largest s <= e that keeps it
+               at most e0 (s = 0 in the worst case). */
+            double a = 0.0, b = 0.0, e1p = 0.0, sc2, disc;
+            for (i = 0; i < nu; i++) {
+                const magdyn_body *bd = &bs[ub[i]];
+                magdyn_vec3 dv = magdyn_vec3_scale(magdyn_vec3_sub(bd->velocity, sv[2 * ub[i]]), 1.0 / p->restitution);
+                magdyn_vec3 dw = magdyn_vec3_scale(magdyn_vec3_sub(bd->omega, sv[2 * ub[i] + 1]), 1.0 / p->restitution);
+                a += kinetic_dot(bd, dv, dw, dv, dw);
+                b += kinetic_dot(bd, dv, dw, sv[2 * ub[i]], sv[2 * ub[i] + 1]);
+            }
+            for (i = 0; i < nu; i++) {
+                magdyn_body tmp = bs[ub[i]];
+                tmp.velocity = sv[2 * ub[i]];
+                tmp.omega = sv[2 * ub[i] + 1];
+                e1p += magdyn_body_kinetic_energy(&tmp);
+            }
+            disc = b * b - 2.0 * a * (e1p - e0);
+            sc2 = (a > 0.0 && disc >= 0.0) ? (-b + sqrt(disc)) / a : 0.0;
+            if (!(sc2 > 0.0)) sc2 = 0.0;
+            if (sc2 > p->restitution) sc2 = p->restitution;
+            for (i = 0; i < nu; i++) {
+                magdyn_body *bd = &bs[ub[i]];
+                magdyn_vec3 dv = magdyn_vec3_sub(bd->velocity, sv[2 * ub[i]]);
+                magdyn_vec3 dw = magdyn_vec3_sub(bd->omega, sv[2 * ub[i] + 1]);
+                bd->velocity = magdyn_vec3_madd(sv[2 * ub[i]], sc2 / p->restitution, dv);
+                bd->omega = magdyn_vec3_madd(sv[2 * ub[i] + 1], sc2 / p->restitution, dw);
+            }
+            /* rounding may still leave the last digit above: then e = 0 */
+            if (kinetic(bs, sc, nb) > e0) {
+                for (i = 0; i < nu; i++) {
+                    bs[ub[i]].velocity = sv[2 * ub[i]];
+                    bs[ub[i]].omega = sv[2 * ub[i] + 1];
+                }
+                sc2 = 0.0;
+            }
             for (i = 0; i < nr; i++)
-                if (rows[i].bounce) rows[i].ln /= 1.0 + p->restitution;
+                if (rows[i].bounce && rows[i].ln > 0.0)
+                    rows[i].ln *= (1.0 + sc2) / (1.0 + p->restitution);
             dropped = 1;
         }
         free(sv);

@@ -18,10 +18,10 @@
  * For a single frictionless point this is the seed's impulse generalised,
  * lambda = -(1 + e) J u / (J M^-1 J^T) (DESIGN.md note 4).  Kinetic energy
  * cannot rise through phase 1 (it solves an LCP whose solution dissipates);
- * phase 2 is kept only if the total kinetic energy does not rise (it can
- * only with friction coupling several points), else dropped (e = 0 for that
- * solve).  Fixed bodies have infinite mass; the inertia tensors are taken in
- * the inertial frame.
+ * when phase 2 would raise it (friction coupling several points, or the last
+ * digits of the iteration) its restitution is reduced just enough that the
+ * energy does not rise, to e = 0 in the worst case.  Fixed bodies have
+ * infinite mass; the inertia tensors are taken in the inertial frame.
  */
 #ifndef MAGDYN_IMPULSE_H
 #define MAGDYN_IMPULSE_H
@@ -57,7 +57,7 @@ typedef struct {
 typedef struct {
     int iterations;          /* sweeps used by phase 1 */
     int converged;           /* 1 when the tolerance was met */
-    int restitution_dropped; /* 1 when phase 2 would have raised the energy */
+    int restitution_dropped; /* 1 when phase 2 was reduced to keep the energy from rising */
     double energy_before, energy_after;  /* kinetic [J] of the bodies touched */
 } magdyn_impulse_stats;
 
