@@ -19,11 +19,15 @@
 #include <magdyn/contact.h>
 #include "obb_core.h"
 
-/* The polygon part with sgn * p[c] <= lim, p = (x, y, z) in reference-face
- * coordinates; the new vertices lie exactly on the line. */
-static int clip_side(double (*in)[3], int n, double (*out)[3], int c, double sgn, double lim)
+/* The polygon part with sgn * p[c] <= h, p = (x, y, z) in reference-face
+ * coordinates.  Vertices up to slack beyond the line count as on it (so
+ * coincident edges do not split into pairs of points); new vertices lie
+ * exactly on the line. */
+static int clip_side(double (*in)[3], int n, double (*out)[3], int c, double sgn, double h,
+                     double slack)
 {
     int i, m = 0;
+    double lim = h + slack;
     for (i = 0; i < n; i++) {
         const double *p = in[i], *q = in[i + 1 == n ? 0 : i + 1];
         double dp = sgn * p[c] - lim, dq = sgn * q[c] - lim;
@@ -32,11 +36,13 @@ static int clip_side(double (*in)[3], int n, double (*out)[3], int c, double sgn
             m++;
         }
         if ((dp < 0.0 && dq > 0.0) || (dp > 0.0 && dq < 0.0)) {
-            double s = dp / (dp - dq);
+            /* where the edge crosses the line itself */
+            double ep = sgn * p[c] - h, eq = sgn * q[c] - h, s = ep / (ep - eq);
+            s = s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
             out[m][0] = p[0] + s * (q[0] - p[0]);
             out[m][1] = p[1] + s * (q[1] - p[1]);
             out[m][2] = p[2] + s * (q[2] - p[2]);
-            out[m][c] = sgn * lim;
+            out[m][c] = sgn * h;
             m++;
         }
     }
@@ -81,7 +87,7 @@ static int face_contact(const obb_frame *R, const obb_frame *I, int r, const dou
 {
     int r1 = r == 2 ? 0 : r + 1, r2 = r == 0 ? 2 : r - 1, k, k1, k2, i, n, kept;
     const double *u = R->ax[r1], *v = R->ax[r2];
-    double hu = R->h[r1], hv = R->h[r2], hr = R->h[r], d[3], dk[3], sk, lim_u, lim_v, tol;
+    double hu = R->h[r1], hv = R->h[r2], hr = R->h[r], d[3], dk[3], sk, tol;
     double c[3], e1[3], e2[3], poly[8][3], tmp[8][3], depth[8], (*cur)[3];
     int idx[8];
 
@@ -109,12 +115,10 @@ static int face_contact(const obb_frame *R, const obb_frame *I, int r, const dou
     }
     /* a hair of slack so that coincident edges do not split into pairs */
     tol = 1e-12 * (hu + hv + hr + I->h[0] + I->h[1] + I->h[2]);
-    lim_u = hu + tol;
-    lim_v = hv + tol;
-    n = clip_side(poly, 4, tmp, 0, 1.0, lim_u);
-    n = clip_side(tmp, n, poly, 0, -1.0, lim_u);
-    n = clip_side(poly, n, tmp, 1, 1.0, lim_v);
-    n = clip_side(tmp, n, poly, 1, -1.0, lim_v);
+    n = clip_side(poly, 4, tmp, 0, 1.0, hu, tol);
+    n = clip_side(tmp, n, poly, 0, -1.0, hu, tol);
+    n = clip_side(poly, n, tmp, 1, 1.0, hv, tol);
+    n = clip_side(tmp, n, poly, 1, -1.0, hv, tol);
     cur = poly;
 
     kept = 0;
@@ -154,7 +158,7 @@ static double clampd(double x, double lo, double hi)
 { return x < lo ? lo : x > hi ? hi : x; }
 
 static int edge_contact(const obb_frame *A, const obb_frame *B, int i, int j, const double *n,
-                        magdyn_manifold *out)
+                        int depth_only_if_inside, magdyn_manifold *out)
 {
     double pa[3], pb[3], r[3], qa[3], qb[3], bb, cc, ff, den, s, t, ha = A->h[i], hb = B->h[j];
     const double *da = A->ax[i], *db = B->ax[j];
@@ -181,8 +185,15 @@ static int edge_contact(const obb_frame *A, const obb_frame *B, int i, int j, co
         den = obb_dot(x, x);            /* 1 - bb^2 without cancellation */
     }
     if (den > 1e-24) {
-        s = clampd((bb * ff - cc) / den, -ha, ha);
+        s = (bb * ff - cc) / den;
+        /* the lines' closest points outside the edges while the boxes
+         * overlap: the edge pair is not really the contact (rounding picked
+         * a sliver axis); let the caller use the best face instead */
+        if (depth_only_if_inside && (fabs(s) > ha * (1.0 + 1e-9) || fabs(ff + s * bb) > hb * (1.0 + 1e-9)))
+            return 0;
+        s = clampd(s, -ha, ha);
     } else {
+        if (depth_only_if_inside) return 0;
         /* parallel: the middle of the part of a's edge facing b's edge */
         double lo = -cc - hb * fabs(bb), hi = -cc + hb * fabs(bb);
         lo = lo < -ha ? -ha : lo;
@@ -224,5 +235,14 @@ int magdyn_obb_manifold(const magdyn_obb *a, const magdyn_obb *b, double margin,
         return face_contact(&A, &B, r.axis, m, margin, 1, out);
     }
     if (r.axis < 6) return face_contact(&B, &A, r.axis - 3, r.n, margin, 0, out);
-    return edge_contact(&A, &B, (r.axis - 6) / 3, (r.axis - 6) % 3, r.n, out);
+    if (edge_contact(&A, &B, (r.axis - 6) / 3, (r.axis - 6) % 3, r.n, r.sep <= 0.0, out)) return 1;
+    /* degenerate edge pair of overlapping boxes: the best face decides */
+    {
+        double n[3], m[3];
+        obb_face_normal(&A, &B, r.face_axis, n);
+        out->normal = magdyn_v3(n[0], n[1], n[2]);
+        if (r.face_axis >= 3) return face_contact(&B, &A, r.face_axis - 3, n, margin, 0, out);
+        m[0] = -n[0]; m[1] = -n[1]; m[2] = -n[2];
+        return face_contact(&A, &B, r.face_axis, m, margin, 1, out);
+    }
 }

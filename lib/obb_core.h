@@ -30,7 +30,18 @@ typedef struct {
     double sep;      /* largest (blended) signed separation */
     int axis;        /* 0-14, as magdyn_sat_result */
     double n[3];     /* unit, from b towards a */
+    int face_axis;   /* the best face axis, 0-5 */
+    double face_sep; /* its separation */
 } obb_sat;
+
+/* The unit normal of face axis k (0-2 of A, 3-5 of B), from b towards a. */
+static inline void obb_face_normal(const obb_frame *A, const obb_frame *B, int k, double *n)
+{
+    const double *u = k < 3 ? A->ax[k] : B->ax[k - 3];
+    double t = (A->c[0] - B->c[0]) * u[0] + (A->c[1] - B->c[1]) * u[1] + (A->c[2] - B->c[2]) * u[2];
+    double sg = t < 0.0 ? -1.0 : 1.0;
+    n[0] = sg * u[0]; n[1] = sg * u[1]; n[2] = sg * u[2];
+}
 
 /* 1 when box is valid (see magdyn_obb_check), without branches. */
 static inline int obb_valid(const magdyn_obb *b)
@@ -107,6 +118,7 @@ static inline int obb_sat_core(const obb_frame *A, const obb_frame *B, double st
         if (s > best + tol) { best = s; axis = 3 + j; }
     }
     bestface = sepmax;
+    if (full) { o->face_axis = axis; o->face_sep = best; }
 
     /* edges: L = a_i x b_j, in a's frame L[i1] = -C[i2][j], L[i2] = C[i1][j] */
     for (i = 0; i < 3; i++) {
@@ -134,7 +146,9 @@ static inline int obb_sat_core(const obb_frame *A, const obb_frame *B, double st
             }
             if (e > stop) return 0;
             if (e > sepmax) sepmax = e;
-            if (e > best + tol) { best = e; axis = 6 + 3 * i + j; }
+            /* an edge axis must beat the others by more than its own
+             * rounding error, which grows as 1/|a_i x b_j| */
+            if (e > best + tol + 1e-15 * scale / len) { best = e; axis = 6 + 3 * i + j; }
         }
     }
     if (!full) return 1;
@@ -149,6 +163,7 @@ static inline int obb_sat_core(const obb_frame *A, const obb_frame *B, double st
         const double *u = B->ax[axis - 3];
         o->n[0] = sg * u[0]; o->n[1] = sg * u[1]; o->n[2] = sg * u[2];
     } else {
+        /* (the face normals use the same signs as obb_face_normal) */
         const double *u = A->ax[(axis - 6) / 3], *v = B->ax[(axis - 6) % 3];
         double L[3], k;
         L[0] = u[1] * v[2] - u[2] * v[1];
