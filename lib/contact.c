@@ -218,7 +218,7 @@ int magdyn_obb_manifold(const magdyn_obb *a, const magdyn_obb *b, double margin,
 {
     magdyn_manifold scratch;
     obb_frame A, B;
-    obb_sat r;
+    obb_sat r = {0.0, 0, {0.0, 0.0, 0.0}, 0, 0.0};
     if (!out) out = &scratch;
     out->count = 0;
     out->kind = MAGDYN_CONTACT_FACE_FACE;

@@ -38,7 +38,7 @@ static void sat_bad(magdyn_sat_result *out)
 int magdyn_obb_sat(const magdyn_obb *a, const magdyn_obb *b, magdyn_sat_result *out)
 {
     obb_frame A, B;
-    obb_sat r;
+    obb_sat r = {0.0, 0, {0.0, 0.0, 0.0}, 0, 0.0};
     if (!a || !b || !(obb_valid(a) & obb_valid(b))) {
         sat_bad(out);
         return 0;

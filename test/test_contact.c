@@ -313,7 +313,7 @@ START_TEST(random_manifolds)
         magdyn_manifold m, mm, ms;
         magdyn_sat_result s;
         double margin = (i % 3 == 0) ? 0.0 : (i % 3 == 1) ? 1e-3 : 0.1, sc = scale_of(&a, &b), tol = 1e-12 * sc;
-        int cnt, k;
+        int cnt, k, np;
         if (i % 4 == 3) {
             magdyn_quat q = test_rng_quat(&r);
             a.orientation = magdyn_quat_mul(q, a.orientation);
@@ -324,6 +324,7 @@ START_TEST(random_manifolds)
         if (i % 2) a.center = magdyn_vec3_madd(a.center, -s.separation + test_rng_range(&r, -0.01, 0.01), s.normal);
         magdyn_obb_sat(&a, &b, &s);
         cnt = magdyn_obb_manifold(&a, &b, margin, &m);
+        np = near_parallel(&a, &b);
         REQUIRE(cnt == m.count && cnt >= 0 && cnt <= 4);
         if (s.separation > margin) {
             REQUIRE_MSG(cnt == 0, "pair %ld: %d points at separation %g", i, cnt, s.separation);
@@ -351,7 +352,7 @@ START_TEST(random_manifolds)
             for (k = 0; k < cnt; k++) {
                 double da = fabs(oracle_point_box(&A, m.point[k])), db = fabs(oracle_point_box(&B, m.point[k]));
                 double lim = fabs(m.depth[k]);
-                REQUIRE_MSG(m.depth[k] <= -s.separation + tol && m.depth[k] >= -margin - tol,
+                REQUIRE_MSG(m.depth[k] <= -s.separation + tol && (m.depth[k] >= -margin - tol || np),
                             "pair %ld: depth %g sep %g", i, m.depth[k], s.separation);
                 if (s.separation <= 0.0) {
                     REQUIRE_MSG(da <= lim + tol && db <= lim + tol, "pair %ld kind %d: point %d off the surfaces "
@@ -362,7 +363,7 @@ START_TEST(random_manifolds)
         }
         /* the edge contact's depth is the axis' separation (except in the
          * hand-over band of nearly parallel edges, where sep is blended) */
-        if (m.kind == MAGDYN_CONTACT_EDGE_EDGE && !near_parallel(&a, &b)) {
+        if (m.kind == MAGDYN_CONTACT_EDGE_EDGE && !np) {
             REQUIRE_MSG(fabs(m.depth[0] + s.separation) <= tol, "pair %ld: edge depth %.17g sep %.17g axis %d", i,
                         m.depth[0], s.separation, s.axis);
         }
