@@ -37,10 +37,18 @@ typedef struct {
 typedef struct {
     double sep;      /* largest (blended) signed separation */
     int axis;        /* 0-14, as magdyn_sat_result */
-    double n[3];     /* unit, from b towards a */
+    double nl[3];    /* unit normal from b towards a, in a's frame */
     int face_axis;   /* the best face axis, 0-5 */
     double face_sep; /* its separation */
 } obb_sat;
+
+/* Two boxes seen from a: C[i][j] = a_i . b_j, ta = centre_a - centre_b in
+ * a's frame, the half extents, and a's orientation to go back. */
+typedef struct {
+    double C[3][3], ta[3], ha[3], hb[3];
+    magdyn_quat qa;
+    double ka;       /* 1 / |q_a|^2 to rounding */
+} obb_pair;
 
 /* The unit normal of face axis k (0-2 of A, 3-5 of B), from b towards a. */
 static inline void obb_face_normal(const obb_frame *A, const obb_frame *B, int k, double *n)
@@ -51,27 +59,33 @@ static inline void obb_face_normal(const obb_frame *A, const obb_frame *B, int k
     n[0] = sg * u[0]; n[1] = sg * u[1]; n[2] = sg * u[2];
 }
 
-/* 1 when box is valid (see magdyn_obb_check), without branches. */
-static OBB_INLINE int obb_valid(const magdyn_obb *b)
+/* 1 when box is valid (see magdyn_obb_check), with few branches: a NaN or
+ * infinity anywhere in centre or size makes sum - sum non-zero (so does a
+ * sum beyond DBL_MAX, i.e. coordinates near 1e308). */
+static OBB_INLINE int obb_valid_n2(const magdyn_obb *b, double n2)
 {
-    const magdyn_quat q = b->orientation;
-    double n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
-    return (fabs(n2 - 1.0) <= 2e-9)
-         & (b->half.x > 0.0) & (b->half.x <= DBL_MAX)
-         & (b->half.y > 0.0) & (b->half.y <= DBL_MAX)
-         & (b->half.z > 0.0) & (b->half.z <= DBL_MAX)
-         & (fabs(b->center.x) <= DBL_MAX) & (fabs(b->center.y) <= DBL_MAX)
-         & (fabs(b->center.z) <= DBL_MAX);
+    double hx = b->half.x, hy = b->half.y, hz = b->half.z, m = hx < hy ? hx : hy;
+    double sum = b->center.x + b->center.y + b->center.z + hx + hy + hz;
+    m = m < hz ? m : hz;
+    return (fabs(n2 - 1.0) <= 2e-9) & (m > 0.0) & (sum - sum == 0.0);
 }
 
-/* The frame of a valid box.  The homogeneous rotation formula with 2/|q|^2
+static OBB_INLINE double obb_qn2(magdyn_quat q)
+{ return q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z; }
+
+static OBB_INLINE double obb_dot(const double *u, const double *v)
+{ return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]; }
+
+/*
+ * The frame of a valid box.  The homogeneous rotation formula with 2/|q|^2
  * gives an orthonormal matrix for a slightly non-unit q as well; for
  * |q|^2 = 1 + d, |d| <= 2e-9, 2 (2 - |q|^2) equals 2/|q|^2 to d^2 < 4e-18,
- * below rounding, and needs no division. */
+ * below rounding, and needs no division.
+ */
 static OBB_INLINE void obb_frame_of(const magdyn_obb *b, obb_frame *f)
 {
     const magdyn_quat q = b->orientation;
-    double s = 2.0 * (2.0 - (q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z));
+    double s = 2.0 * (2.0 - obb_qn2(q));
     double xs = q.x * s, ys = q.y * s, zs = q.z * s;
     double wx = q.w * xs, wy = q.w * ys, wz = q.w * zs;
     double xx = q.x * xs, xy = q.x * ys, xz = q.x * zs;
@@ -83,8 +97,52 @@ static OBB_INLINE void obb_frame_of(const magdyn_obb *b, obb_frame *f)
     f->h[0] = b->half.x; f->h[1] = b->half.y; f->h[2] = b->half.z;
 }
 
-static OBB_INLINE double obb_dot(const double *u, const double *v)
-{ return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]; }
+/*
+ * The pair seen from a, straight from the quaternions: the relative
+ * rotation r = q_a* q_b has the matrix C (column j is b_j in a's frame), and
+ * ta = q_a* t q_a / |q_a|^2.  Fewer operations than two rotation matrices
+ * and their product.  Returns 1 when both boxes are valid.
+ */
+static OBB_INLINE int obb_pair_of(const magdyn_obb *a, const magdyn_obb *b, obb_pair *p)
+{
+    const magdyn_quat qa = a->orientation, qb = b->orientation;
+    double na2 = obb_qn2(qa), nb2 = obb_qn2(qb);
+    double rw = qa.w * qb.w + qa.x * qb.x + qa.y * qb.y + qa.z * qb.z;
+    double rx = qa.w * qb.x - qa.x * qb.w - qa.y * qb.z + qa.z * qb.y;
+    double ry = qa.w * qb.y + qa.x * qb.z - qa.y * qb.w - qa.z * qb.x;
+    double rz = qa.w * qb.z - qa.x * qb.y + qa.y * qb.x - qa.z * qb.w;
+    double s = 2.0 * (2.0 - na2 * nb2), ka = 2.0 - na2;
+    double xs = rx * s, ys = ry * s, zs = rz * s;
+    double wx = rw * xs, wy = rw * ys, wz = rw * zs;
+    double xx = rx * xs, xy = rx * ys, xz = rx * zs;
+    double yy = ry * ys, yz = ry * zs, zz = rz * zs;
+    double tx = a->center.x - b->center.x, ty = a->center.y - b->center.y, tz = a->center.z - b->center.z;
+    /* q* t q for q = (w, u): (w^2 - u.u) t + 2 (u.t) u - 2 w (u x t) */
+    double ux = qa.x, uy = qa.y, uz = qa.z, w = qa.w;
+    double k0 = w * w - (ux * ux + uy * uy + uz * uz), k1 = 2.0 * (ux * tx + uy * ty + uz * tz), k2 = 2.0 * w;
+    p->C[0][0] = 1.0 - (yy + zz); p->C[1][0] = xy + wz; p->C[2][0] = xz - wy;
+    p->C[0][1] = xy - wz; p->C[1][1] = 1.0 - (xx + zz); p->C[2][1] = yz + wx;
+    p->C[0][2] = xz + wy; p->C[1][2] = yz - wx; p->C[2][2] = 1.0 - (xx + yy);
+    p->ta[0] = ka * (k0 * tx + k1 * ux - k2 * (uy * tz - uz * ty));
+    p->ta[1] = ka * (k0 * ty + k1 * uy - k2 * (uz * tx - ux * tz));
+    p->ta[2] = ka * (k0 * tz + k1 * uz - k2 * (ux * ty - uy * tx));
+    p->ha[0] = a->half.x; p->ha[1] = a->half.y; p->ha[2] = a->half.z;
+    p->hb[0] = b->half.x; p->hb[1] = b->half.y; p->hb[2] = b->half.z;
+    p->qa = qa;
+    p->ka = ka;
+    return obb_valid_n2(a, na2) & obb_valid_n2(b, nb2);
+}
+
+/* A vector in a's frame to the inertial frame: q_a v q_a* / |q_a|^2. */
+static OBB_INLINE void obb_pair_to_inertial(const obb_pair *p, const double *v, double *out)
+{
+    double w = p->qa.w, ux = p->qa.x, uy = p->qa.y, uz = p->qa.z;
+    double k0 = w * w - (ux * ux + uy * uy + uz * uz), k1 = 2.0 * (ux * v[0] + uy * v[1] + uz * v[2]);
+    double k2 = 2.0 * w;
+    out[0] = p->ka * (k0 * v[0] + k1 * ux + k2 * (uy * v[2] - uz * v[1]));
+    out[1] = p->ka * (k0 * v[1] + k1 * uy + k2 * (uz * v[0] - ux * v[2]));
+    out[2] = p->ka * (k0 * v[2] + k1 * uz + k2 * (ux * v[1] - uy * v[0]));
+}
 
 /* The rare path of an edge axis in the hand-over band or worth normalising:
  * its separation, blended with the best face separation below BLEND_HI. */
@@ -109,21 +167,18 @@ static double obb_edge_value(double num, double len2, double bestface, double *l
  * computed.  An edge axis is normalised only when it could change the
  * answer: num / len > x is decided on squares.
  */
-static OBB_INLINE int obb_sat_core(const obb_frame *A, const obb_frame *B, double stop, int full,
-                                   obb_sat *o)
+static OBB_INLINE int obb_sat_core(const obb_pair *P, double stop, int full, obb_sat *o)
 {
-    const double a0 = A->h[0], a1 = A->h[1], a2 = A->h[2], b0 = B->h[0], b1 = B->h[1], b2 = B->h[2];
-    double t[3], ta0, ta1, ta2, tb0, tb1, tb2;
-    double c00, c01, c02, c10, c11, c12, c20, c21, c22;
+    const double a0 = P->ha[0], a1 = P->ha[1], a2 = P->ha[2], b0 = P->hb[0], b1 = P->hb[1], b2 = P->hb[2];
+    const double ta0 = P->ta[0], ta1 = P->ta[1], ta2 = P->ta[2];
+    const double c00 = P->C[0][0], c01 = P->C[0][1], c02 = P->C[0][2];
+    const double c10 = P->C[1][0], c11 = P->C[1][1], c12 = P->C[1][2];
+    const double c20 = P->C[2][0], c21 = P->C[2][1], c22 = P->C[2][2];
+    double tb0, tb1, tb2;
     double d00, d01, d02, d10, d11, d12, d20, d21, d22;
     double best = -INFINITY, bestface, sepmax, tol = 0.0, scale = 0.0, s;
     int axis = 0;
 
-    t[0] = A->c[0] - B->c[0]; t[1] = A->c[1] - B->c[1]; t[2] = A->c[2] - B->c[2];
-    ta0 = obb_dot(A->ax[0], t); ta1 = obb_dot(A->ax[1], t); ta2 = obb_dot(A->ax[2], t);
-    c00 = obb_dot(A->ax[0], B->ax[0]); c01 = obb_dot(A->ax[0], B->ax[1]); c02 = obb_dot(A->ax[0], B->ax[2]);
-    c10 = obb_dot(A->ax[1], B->ax[0]); c11 = obb_dot(A->ax[1], B->ax[1]); c12 = obb_dot(A->ax[1], B->ax[2]);
-    c20 = obb_dot(A->ax[2], B->ax[0]); c21 = obb_dot(A->ax[2], B->ax[1]); c22 = obb_dot(A->ax[2], B->ax[2]);
     d00 = fabs(c00); d01 = fabs(c01); d02 = fabs(c02);
     d10 = fabs(c10); d11 = fabs(c11); d12 = fabs(c12);
     d20 = fabs(c20); d21 = fabs(c21); d22 = fabs(c22);
@@ -200,20 +255,22 @@ static OBB_INLINE int obb_sat_core(const obb_frame *A, const obb_frame *B, doubl
     o->axis = axis;
     if (axis < 3) {
         double sg = (axis == 0 ? ta0 : axis == 1 ? ta1 : ta2) < 0.0 ? -1.0 : 1.0;
-        o->n[0] = sg * A->ax[axis][0]; o->n[1] = sg * A->ax[axis][1]; o->n[2] = sg * A->ax[axis][2];
+        o->nl[0] = o->nl[1] = o->nl[2] = 0.0;
+        o->nl[axis] = sg;
     } else if (axis < 6) {
-        const double *u = B->ax[axis - 3];
-        double sg = obb_dot(u, t) < 0.0 ? -1.0 : 1.0;
-        o->n[0] = sg * u[0]; o->n[1] = sg * u[1]; o->n[2] = sg * u[2];
+        int j = axis - 3;
+        double sg = (j == 0 ? tb0 : j == 1 ? tb1 : tb2) < 0.0 ? -1.0 : 1.0;
+        o->nl[0] = sg * P->C[0][j]; o->nl[1] = sg * P->C[1][j]; o->nl[2] = sg * P->C[2][j];
     } else {
-        const double *u = A->ax[(axis - 6) / 3], *v = B->ax[(axis - 6) % 3];
+        /* L = e_i x b_j in a's frame */
+        int i = (axis - 6) / 3, j = (axis - 6) % 3, i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
         double L[3], k;
-        L[0] = u[1] * v[2] - u[2] * v[1];
-        L[1] = u[2] * v[0] - u[0] * v[2];
-        L[2] = u[0] * v[1] - u[1] * v[0];
-        k = 1.0 / sqrt(obb_dot(L, L));
-        if (obb_dot(L, t) < 0.0) k = -k;
-        o->n[0] = k * L[0]; o->n[1] = k * L[1]; o->n[2] = k * L[2];
+        L[i] = 0.0;
+        L[i1] = -P->C[i2][j];
+        L[i2] = P->C[i1][j];
+        k = 1.0 / sqrt(L[i1] * L[i1] + L[i2] * L[i2]);
+        if (L[0] * ta0 + L[1] * ta1 + L[2] * ta2 < 0.0) k = -k;
+        o->nl[0] = k * L[0]; o->nl[1] = k * L[1]; o->nl[2] = k * L[2];
     }
     return 1;
 }
