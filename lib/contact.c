@@ -260,7 +260,12 @@ int magdyn_obb_manifold(const magdyn_obb *a, const magdyn_obb *b, double margin,
     if (r.axis < 6) return face_contact(&P, 0, r.axis - 3, face_sigma(&P, r.axis), margin, b, out);
     obb_frame_of(a, &A);
     obb_frame_of(b, &B);
-    if (edge_contact(&A, &B, (r.axis - 6) / 3, (r.axis - 6) % 3, n, r.sep <= 0.0, out)) return 1;
+    if (edge_contact(&A, &B, (r.axis - 6) / 3, (r.axis - 6) % 3, n, r.sep <= 0.0, out)) {
+        /* (a blended near-parallel axis may understate the edges' gap) */
+        if (out->depth[0] >= -margin) return 1;
+        out->count = 0;
+        return 0;
+    }
     /* degenerate edge pair of overlapping boxes: the best face decides */
     {
         int k = r.face_axis;
