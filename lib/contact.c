@@ -19,11 +19,15 @@
 #include <magdyn/contact.h>
 #include "obb_core.h"
 
-/* The polygon part with sgn * p[c] <= lim, p = (x, y, z) in reference-face
- * coordinates; the new vertices lie exactly on the line. */
-static int clip_side(double (*in)[3], int n, double (*out)[3], int c, double sgn, double lim)
+/* The polygon part with sgn * p[c] <= h, p = (x, y, z) in reference-face
+ * coordinates.  Vertices up to slack beyond the line count as on it (so
+ * coincident edges do not split into pairs of points); new vertices lie
+ * exactly on the line. */
+static int clip_side(double (*in)[3], int n, double (*out)[3], int c, double sgn, double h,
+                     double slack)
 {
     int i, m = 0;
+    double lim = h + slack;
     for (i = 0; i < n; i++) {
         const double *p = in[i], *q = in[i + 1 == n ? 0 : i + 1];
         double dp = sgn * p[c] - lim, dq = sgn * q[c] - lim;
@@ -32,11 +36,13 @@ static int clip_side(double (*in)[3], int n, double (*out)[3], int c, double sgn
             m++;
         }
         if ((dp < 0.0 && dq > 0.0) || (dp > 0.0 && dq < 0.0)) {
-            double s = dp / (dp - dq);
+            /* where the edge crosses the line itself */
+            double ep = sgn * p[c] - h, eq = sgn * q[c] - h, s = ep / (ep - eq);
+            s = s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
             out[m][0] = p[0] + s * (q[0] - p[0]);
             out[m][1] = p[1] + s * (q[1] - p[1]);
             out[m][2] = p[2] + s * (q[2] - p[2]);
-            out[m][c] = sgn * lim;
+            out[m][c] = sgn * h;
             m++;
         }
     }
@@ -44,63 +50,75 @@ static int clip_side(double (*in)[3], int n, double (*out)[3], int c, double sgn
 }
 
 /* Of n (5..8) points in convex polygon order, the 4 that contain the deepest
- * one and span the largest quadrilateral; idx receives them in order. */
+ * one and span the largest quadrilateral (exhaustively: at most 35 choices,
+ * each area a sum of 4 precomputed cross products); idx receives them in
+ * polygon order. */
 static void reduce4(double (*p)[3], const double *depth, int n, int *idx)
 {
+    double cr[8][8], best = -1.0;
     int deep = 0, i, j, k, l, q[4] = {0, 1, 2, 3};
-    double best = -1.0;
     for (i = 1; i < n; i++)
         if (depth[i] > depth[deep]) deep = i;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++) cr[i][j] = p[i][0] * p[j][1] - p[j][0] * p[i][1];
     for (j = 0; j < n; j++)
         for (k = j + 1; k < n; k++)
             for (l = k + 1; l < n; l++) {
-                int s[4], a, b, c, m = 0;
-                double area = 0.0;
+                int s0, s1, s2, s3;
+                double area;
                 if (j == deep || k == deep || l == deep) continue;
                 /* the four indices in increasing (polygon) order */
-                a = j; b = k; c = l;
-                if (deep < a) { s[0] = deep; s[1] = a; s[2] = b; s[3] = c; }
-                else if (deep < b) { s[0] = a; s[1] = deep; s[2] = b; s[3] = c; }
-                else if (deep < c) { s[0] = a; s[1] = b; s[2] = deep; s[3] = c; }
-                else { s[0] = a; s[1] = b; s[2] = c; s[3] = deep; }
-                for (m = 0; m < 4; m++) {
-                    const double *u = p[s[m]], *v = p[s[(m + 1) & 3]];
-                    area += u[0] * v[1] - u[1] * v[0];
-                }
-                area = fabs(area);
+                if (deep < j) { s0 = deep; s1 = j; s2 = k; s3 = l; }
+                else if (deep < k) { s0 = j; s1 = deep; s2 = k; s3 = l; }
+                else if (deep < l) { s0 = j; s1 = k; s2 = deep; s3 = l; }
+                else { s0 = j; s1 = k; s2 = l; s3 = deep; }
+                area = fabs(cr[s0][s1] + cr[s1][s2] + cr[s2][s3] + cr[s3][s0]);
                 if (area > best) {
                     best = area;
-                    q[0] = s[0]; q[1] = s[1]; q[2] = s[2]; q[3] = s[3];
+                    q[0] = s0; q[1] = s1; q[2] = s2; q[3] = s3;
                 }
             }
     idx[0] = q[0]; idx[1] = q[1]; idx[2] = q[2]; idx[3] = q[3];
 }
 
-static int face_contact(const obb_frame *R, const obb_frame *I, int r, const double *m,
-                        double margin, int ref_is_a, magdyn_manifold *out)
+/*
+ * Face contact with reference face r of box R (a when ref_is_a, else b), in
+ * R's own frame: its axes are e_0..e_2, the incident box I's axes there are
+ * the columns of C (R = a) or its rows (R = b), so no dot products are
+ * needed.  sigma = +-1: the reference face's outward normal is sigma e_r.
+ */
+static int face_contact(const obb_pair *P, int ref_is_a, int r, double sigma, double margin,
+                        const magdyn_obb *ref, magdyn_manifold *out)
 {
     int r1 = r == 2 ? 0 : r + 1, r2 = r == 0 ? 2 : r - 1, k, k1, k2, i, n, kept;
-    const double *u = R->ax[r1], *v = R->ax[r2];
-    double hu = R->h[r1], hv = R->h[r2], hr = R->h[r], d[3], dk[3], sk, lim_u, lim_v, tol;
+    const double *hR = ref_is_a ? P->ha : P->hb, *hI = ref_is_a ? P->hb : P->ha;
+    double ax[3][3], d0[3], hu = hR[r1], hv = hR[r2], hr = hR[r], dk[3], sk, tol;
     double c[3], e1[3], e2[3], poly[8][3], tmp[8][3], depth[8], (*cur)[3];
+    obb_frame F;
     int idx[8];
 
+    /* ax[k] = incident axis k in R's frame; d0 = centre_I - centre_R there */
+    for (k = 0; k < 3; k++)
+        for (i = 0; i < 3; i++) ax[k][i] = ref_is_a ? P->C[i][k] : P->C[k][i];
+    if (ref_is_a) {
+        d0[0] = -P->ta[0]; d0[1] = -P->ta[1]; d0[2] = -P->ta[2];
+    } else {
+        for (i = 0; i < 3; i++) d0[i] = P->ta[0] * P->C[0][i] + P->ta[1] * P->C[1][i] + P->ta[2] * P->C[2][i];
+    }
+
     /* incident face: the face of I whose outward normal is most against m */
-    dk[0] = obb_dot(m, I->ax[0]); dk[1] = obb_dot(m, I->ax[1]); dk[2] = obb_dot(m, I->ax[2]);
+    dk[0] = sigma * ax[0][r]; dk[1] = sigma * ax[1][r]; dk[2] = sigma * ax[2][r];
     k = fabs(dk[0]) >= fabs(dk[1]) ? 0 : 1;
     if (fabs(dk[2]) > fabs(dk[k])) k = 2;
     k1 = k == 2 ? 0 : k + 1;
     k2 = k == 0 ? 2 : k - 1;
-    sk = dk[k] > 0.0 ? -I->h[k] : I->h[k];
-    for (i = 0; i < 3; i++) d[i] = I->c[i] + sk * I->ax[k][i] - R->c[i];
-    /* the incident face in reference coordinates (x along u, y along v, z along m) */
-    c[0] = obb_dot(d, u); c[1] = obb_dot(d, v); c[2] = obb_dot(d, m);
-    e1[0] = I->h[k1] * obb_dot(I->ax[k1], u);
-    e1[1] = I->h[k1] * obb_dot(I->ax[k1], v);
-    e1[2] = I->h[k1] * obb_dot(I->ax[k1], m);
-    e2[0] = I->h[k2] * obb_dot(I->ax[k2], u);
-    e2[1] = I->h[k2] * obb_dot(I->ax[k2], v);
-    e2[2] = I->h[k2] * obb_dot(I->ax[k2], m);
+    sk = dk[k] > 0.0 ? -hI[k] : hI[k];
+    /* the incident face in reference coordinates (x along e_r1, y along e_r2, z along m) */
+    c[0] = d0[r1] + sk * ax[k][r1];
+    c[1] = d0[r2] + sk * ax[k][r2];
+    c[2] = sigma * (d0[r] + sk * ax[k][r]);
+    e1[0] = hI[k1] * ax[k1][r1]; e1[1] = hI[k1] * ax[k1][r2]; e1[2] = sigma * hI[k1] * ax[k1][r];
+    e2[0] = hI[k2] * ax[k2][r1]; e2[1] = hI[k2] * ax[k2][r2]; e2[2] = sigma * hI[k2] * ax[k2][r];
     for (i = 0; i < 3; i++) {
         poly[0][i] = c[i] + e1[i] + e2[i];
         poly[1][i] = c[i] - e1[i] + e2[i];
@@ -108,13 +126,11 @@ static int face_contact(const obb_frame *R, const obb_frame *I, int r, const dou
         poly[3][i] = c[i] + e1[i] - e2[i];
     }
     /* a hair of slack so that coincident edges do not split into pairs */
-    tol = 1e-12 * (hu + hv + hr + I->h[0] + I->h[1] + I->h[2]);
-    lim_u = hu + tol;
-    lim_v = hv + tol;
-    n = clip_side(poly, 4, tmp, 0, 1.0, lim_u);
-    n = clip_side(tmp, n, poly, 0, -1.0, lim_u);
-    n = clip_side(poly, n, tmp, 1, 1.0, lim_v);
-    n = clip_side(tmp, n, poly, 1, -1.0, lim_v);
+    tol = 1e-12 * (hu + hv + hr + hI[0] + hI[1] + hI[2]);
+    n = clip_side(poly, 4, tmp, 0, 1.0, hu, tol);
+    n = clip_side(tmp, n, poly, 0, -1.0, hu, tol);
+    n = clip_side(poly, n, tmp, 1, 1.0, hv, tol);
+    n = clip_side(tmp, n, poly, 1, -1.0, hv, tol);
     cur = poly;
 
     kept = 0;
@@ -136,12 +152,15 @@ static int face_contact(const obb_frame *R, const obb_frame *I, int r, const dou
         for (i = 0; i < kept; i++) idx[i] = i;
         n = kept;
     }
+    /* back to the inertial frame, halfway between the two surfaces */
+    obb_frame_of(ref, &F);
     for (i = 0; i < n; i++) {
         const double *p = cur[idx[i]];
-        double h = 0.5 * (p[2] + hr);   /* halfway between the two surfaces */
-        out->point[i] = magdyn_v3(R->c[0] + p[0] * u[0] + p[1] * v[0] + h * m[0],
-                                  R->c[1] + p[0] * u[1] + p[1] * v[1] + h * m[1],
-                                  R->c[2] + p[0] * u[2] + p[1] * v[2] + h * m[2]);
+        double h = 0.5 * sigma * (p[2] + hr), q[3];
+        int j;
+        for (j = 0; j < 3; j++)
+            q[j] = F.c[j] + p[0] * F.ax[r1][j] + p[1] * F.ax[r2][j] + h * F.ax[r][j];
+        out->point[i] = magdyn_v3(q[0], q[1], q[2]);
         out->depth[i] = depth[idx[i]];
     }
     out->count = n;
@@ -154,7 +173,7 @@ static double clampd(double x, double lo, double hi)
 { return x < lo ? lo : x > hi ? hi : x; }
 
 static int edge_contact(const obb_frame *A, const obb_frame *B, int i, int j, const double *n,
-                        magdyn_manifold *out)
+                        int depth_only_if_inside, magdyn_manifold *out)
 {
     double pa[3], pb[3], r[3], qa[3], qb[3], bb, cc, ff, den, s, t, ha = A->h[i], hb = B->h[j];
     const double *da = A->ax[i], *db = B->ax[j];
@@ -181,8 +200,15 @@ static int edge_contact(const obb_frame *A, const obb_frame *B, int i, int j, co
         den = obb_dot(x, x);            /* 1 - bb^2 without cancellation */
     }
     if (den > 1e-24) {
-        s = clampd((bb * ff - cc) / den, -ha, ha);
+        s = (bb * ff - cc) / den;
+        /* the lines' closest points outside the edges while the boxes
+         * overlap: the edge pair is not really the contact (rounding picked
+         * a sliver axis); let the caller use the best face instead */
+        if (depth_only_if_inside && (fabs(s) > ha * (1.0 + 1e-9) || fabs(ff + s * bb) > hb * (1.0 + 1e-9)))
+            return 0;
+        s = clampd(s, -ha, ha);
     } else {
+        if (depth_only_if_inside) return 0;
         /* parallel: the middle of the part of a's edge facing b's edge */
         double lo = -cc - hb * fabs(bb), hi = -cc + hb * fabs(bb);
         lo = lo < -ha ? -ha : lo;
@@ -202,27 +228,56 @@ static int edge_contact(const obb_frame *A, const obb_frame *B, int i, int j, co
     return 1;
 }
 
+/* The reference-face orientation for face axis k (0-2 of a, 3-5 of b):
+ * sigma with outward normal sigma e_r, from the sign of t along the axis. */
+static double face_sigma(const obb_pair *P, int k)
+{
+    double t;
+    if (k < 3) return P->ta[k] < 0.0 ? 1.0 : -1.0;      /* m = -n, n = sign(ta_k) a_k */
+    k -= 3;
+    t = P->ta[0] * P->C[0][k] + P->ta[1] * P->C[1][k] + P->ta[2] * P->C[2][k];
+    return t < 0.0 ? -1.0 : 1.0;                         /* m = +n = sign(tb_k) b_k */
+}
+
 int magdyn_obb_manifold(const magdyn_obb *a, const magdyn_obb *b, double margin,
                         magdyn_manifold *out)
 {
     magdyn_manifold scratch;
+    obb_pair P;
     obb_frame A, B;
-    obb_sat r;
+    obb_sat r = {0.0, 0, {0.0, 0.0, 0.0}, 0, 0.0};
+    double n[3];
     if (!out) out = &scratch;
     out->count = 0;
     out->kind = MAGDYN_CONTACT_FACE_FACE;
     out->normal = magdyn_v3(0.0, 0.0, 0.0);
-    if (!a || !b || !(obb_valid(a) & obb_valid(b) & (margin >= 0.0) & (margin <= DBL_MAX)))
+    if (!a || !b || !(obb_pair_of(a, b, &P) & (margin >= 0.0) & (margin <= DBL_MAX)))
         return 0;
+    if (!obb_sat_core(&P, margin, 1, &r)) return 0;
+    obb_pair_to_inertial(&P, r.nl, n);
+    out->normal = magdyn_v3(n[0], n[1], n[2]);
+    if (r.axis < 3) return face_contact(&P, 1, r.axis, face_sigma(&P, r.axis), margin, a, out);
+    if (r.axis < 6) return face_contact(&P, 0, r.axis - 3, face_sigma(&P, r.axis), margin, b, out);
     obb_frame_of(a, &A);
     obb_frame_of(b, &B);
-    if (!obb_sat_core(&A, &B, margin, 1, &r)) return 0;
-    out->normal = magdyn_v3(r.n[0], r.n[1], r.n[2]);
-    if (r.axis < 3) {
-        double m[3];
-        m[0] = -r.n[0]; m[1] = -r.n[1]; m[2] = -r.n[2];
-        return face_contact(&A, &B, r.axis, m, margin, 1, out);
+    if (edge_contact(&A, &B, (r.axis - 6) / 3, (r.axis - 6) % 3, n, r.sep <= 0.0, out)) {
+        /* (a blended near-parallel axis may understate the edges' gap) */
+        if (out->depth[0] >= -margin) return 1;
+        out->count = 0;
+        return 0;
     }
-    if (r.axis < 6) return face_contact(&B, &A, r.axis - 3, r.n, margin, 0, out);
-    return edge_contact(&A, &B, (r.axis - 6) / 3, (r.axis - 6) % 3, r.n, out);
+    /* degenerate edge pair of overlapping boxes: the best face decides */
+    {
+        int k = r.face_axis;
+        double nl[3] = {0.0, 0.0, 0.0};
+        if (k < 3) {
+            nl[k] = -face_sigma(&P, k);
+        } else {
+            double sg = face_sigma(&P, k);
+            nl[0] = sg * P.C[0][k - 3]; nl[1] = sg * P.C[1][k - 3]; nl[2] = sg * P.C[2][k - 3];
+        }
+        obb_pair_to_inertial(&P, nl, n);
+        out->normal = magdyn_v3(n[0], n[1], n[2]);
+        return face_contact(&P, k < 3, k < 3 ? k : k - 3, face_sigma(&P, k), margin, k < 3 ? a : b, out);
+    }
 }

@@ -37,19 +37,19 @@ static void sat_bad(magdyn_sat_result *out)
 
 int magdyn_obb_sat(const magdyn_obb *a, const magdyn_obb *b, magdyn_sat_result *out)
 {
-    obb_frame A, B;
-    obb_sat r;
-    if (!a || !b || !(obb_valid(a) & obb_valid(b))) {
+    obb_pair P;
+    obb_sat r = {0.0, 0, {0.0, 0.0, 0.0}, 0, 0.0};
+    double n[3];
+    if (!a || !b || !obb_pair_of(a, b, &P)) {
         sat_bad(out);
         return 0;
     }
-    obb_frame_of(a, &A);
-    obb_frame_of(b, &B);
-    if (!out) return obb_sat_core(&A, &B, 0.0, 0, &r);
-    obb_sat_core(&A, &B, INFINITY, 1, &r);
+    if (!out) return obb_sat_core(&P, 0.0, 0, &r);
+    obb_sat_core(&P, INFINITY, 1, &r);
+    obb_pair_to_inertial(&P, r.nl, n);
     out->overlap = r.sep <= 0.0;
     out->separation = r.sep;
-    out->normal = magdyn_v3(r.n[0], r.n[1], r.n[2]);
+    out->normal = magdyn_v3(n[0], n[1], n[2]);
     out->axis = r.axis;
     return out->overlap;
 }

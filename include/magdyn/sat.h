@@ -37,16 +37,21 @@ typedef struct { magdyn_vec3 center; magdyn_quat orientation; magdyn_vec3 half; 
  * meaningless; instead of being dropped abruptly they are blended
  * continuously into the best face separation over 1e-8 < |a_i x b_j| < 2e-8,
  * so separation is a continuous function of both poses (a root finder may
- * use it) and differs from the exact 15-axis maximum by at most about 2e-8
- * times the box size where the blend is active.  Exactly parallel edges are
- * covered by the face axes.
+ * use it).  Where the blend is active the value lies between the best face
+ * separation and the edge axis's own; near contact or in overlap these
+ * differ by at most about 2 angle x size, so it is within ~4e-8 of the size
+ * of the exact 15-axis maximum; for boxes apart it stays a lower bound on
+ * the distance.  Exactly parallel edges are covered by the face axes.
  *
  * axis and normal describe the axis attaining separation; among axes within
- * 1e-12 (relative to the box sizes) of the best, a face of a is preferred to
- * a face of b, and a face to an edge pair, so touching faces are not
- * reported as an edge contact because of rounding.  Edge axis k = 6 + 3 i + j
- * is a_i x b_j (i, j the body axes 0 = x, 1 = y, 2 = z).  For t = 0 (equal
- * centres) a face normal points along +a_i or +b_j.
+ * 1e-12 (relative to the box sizes and distance) of the best, a face of a
+ * is preferred to a face of b, and a face to an edge pair, so touching faces
+ * are not reported as an edge contact because of rounding; an edge axis must
+ * moreover beat the others by its own rounding error, 1e-15 size /
+ * |a_i x b_j|.  So the separation along normal equals separation to those
+ * tolerances.  Edge axis k = 6 + 3 i + j is a_i x b_j (i, j the body axes
+ * 0 = x, 1 = y, 2 = z).  For t = 0 (equal centres) a face normal points
+ * along +a_i or +b_j.
  */
 typedef struct {
     int overlap;          /* 1 when the boxes intersect or touch */
@@ -59,7 +64,9 @@ typedef struct {
 /*
  * Valid boxes: centre finite, orientation a unit quaternion (||q|^2 - 1| <=
  * 2e-9, i.e. |q| within 1e-9 of 1; such a q is used as q/|q|), half extents
- * finite and > 0.  MAGDYN_EINVAL for NULL or a half
+ * finite and > 0.  (The fast paths of magdyn_obb_sat and
+ * magdyn_obb_manifold also reject boxes whose coordinates and extents sum
+ * beyond DBL_MAX, i.e. sizes near 1e308 m.)  MAGDYN_EINVAL for NULL or a half
  * extent <= 0, MAGDYN_ENONFINITE for NaN/Inf, MAGDYN_ENORM for a quaternion
  * that is not of unit length.
  */
