@@ -60,10 +60,14 @@ typedef struct {
  * Defaults: restitution 0.5, friction 0.3 (nickel-plated NdFeB on itself,
  * roughly), rtol 3e-11, atol 1e-13, max_step 1e-2 s, point dipoles,
  * model_tol 1e-5, no gravity, no external field, contact_tol 1e-9 m,
- * contact_margin 1e-6 m, bounce_speed 1e-3 m/s, contact_step 1e-4 s, no callback.
+ * contact_margin 1e-6 m, bounce_speed 1e-3 m/s, contact_step 1e-3 s, no callback.
  */
 MAGDYN_API magdyn_world_params magdyn_world_params_default(void);
 
+/*
+ * A magnet: a uniform rigid box with a magnetic moment.  A fixed magnet is
+ * held still by the user (infinite mass; velocity and omega are ignored).
+ */
 typedef struct {
     magdyn_vec3 half;         /* box half extents [m] */
     double mass;              /* [kg]; inertia of a uniform box */
@@ -75,6 +79,28 @@ typedef struct {
 } magdyn_magnet;
 typedef struct magdyn_world magdyn_world;
 
+/*
+ * Free flight: Dormand-Prince 5(4) with step control and dense output;
+ * contacts: first contact time on the dense output to contact_tol, impulses
+ * at all manifold points together (impulse.h); pairs that do not separate
+ * faster than bounce_speed rest in contact, handled by a velocity-level
+ * time stepper until they part.  See magdyn_world_new(3).
+ *
+ * magdyn_world_new: NULL when out of memory or a parameter is out of range.
+ * magdyn_world_add: MAGDYN_EINVAL (NULL, mass or half extent not > 0),
+ *   MAGDYN_ENONFINITE, MAGDYN_ENORM (||q| - 1| > 1e-9), MAGDYN_EOVERLAP
+ *   (interpenetrates a magnet already placed by more than contact_tol),
+ *   MAGDYN_ENOMEM; the world is unchanged then.
+ * magdyn_world_advance: to time t_end [s]; MAGDYN_EINVAL (NULL),
+ *   MAGDYN_ENONFINITE (t_end), MAGDYN_ESTATE (t_end before now; nothing
+ *   changes), else the status of a failing force evaluation, allocation, or
+ *   MAGDYN_ENOCONV when the step size underflows.
+ * magdyn_world_get: MAGDYN_EINVAL for NULL or i out of range.
+ * magdyn_world_time [s], magdyn_world_energy [J]: NaN for NULL.  The energy
+ *   is kinetic + magnetic (pairs, and -m.B0 in the field) + gravitational
+ *   (-m g.x).
+ * magdyn_world_free: NULL is fine.
+ */
 MAGDYN_API magdyn_world *magdyn_world_new(const magdyn_world_params *params);  /* NULL params: defaults */
 MAGDYN_API int magdyn_world_add(magdyn_world *w, const magdyn_magnet *m);   /* index >= 0, or a negative status */
 MAGDYN_API magdyn_status magdyn_world_advance(magdyn_world *w, double t_end);
