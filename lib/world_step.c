@@ -624,9 +624,22 @@ static magdyn_status contact_step(magdyn_world *w, double t_end)
             *b = w->bt[i];
             b->velocity = magdyn_vec3_madd(b->velocity, h / b->mass, w->F[i]);
             wb = magdyn_quat_rotate_inv(b->orientation, b->omega);
+            /* the gyroscopic term - w x I w does no work: an explicit
+               Euler step of it, rescaled to the same rotational energy
+               (explicit Euler alone would feed energy into a spinning box) */
+            {
+                double e0 = b->inertia.x * wb.x * wb.x + b->inertia.y * wb.y * wb.y
+                          + b->inertia.z * wb.z * wb.z, e1;
+                magdyn_vec3 g;
+                iw = magdyn_v3(b->inertia.x * wb.x, b->inertia.y * wb.y, b->inertia.z * wb.z);
+                g = magdyn_vec3_cross(wb, iw);
+                wb = magdyn_v3(wb.x - h * g.x / b->inertia.x, wb.y - h * g.y / b->inertia.y,
+                               wb.z - h * g.z / b->inertia.z);
+                e1 = b->inertia.x * wb.x * wb.x + b->inertia.y * wb.y * wb.y
+                   + b->inertia.z * wb.z * wb.z;
+                if (e1 > 0.0) wb = magdyn_vec3_scale(wb, sqrt(e0 / e1));
+            }
             tb = magdyn_quat_rotate_inv(b->orientation, w->T[i]);
-            iw = magdyn_v3(b->inertia.x * wb.x, b->inertia.y * wb.y, b->inertia.z * wb.z);
-            tb = magdyn_vec3_sub(tb, magdyn_vec3_cross(wb, iw));
             wb = magdyn_v3(wb.x + h * tb.x / b->inertia.x, wb.y + h * tb.y / b->inertia.y,
                            wb.z + h * tb.z / b->inertia.z);
             b->omega = magdyn_quat_rotate(b->orientation, wb);
