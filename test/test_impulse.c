@@ -34,6 +34,17 @@ static magdyn_vec3 unit(magdyn_vec3 v)
     return magdyn_vec3_scale(v, 1.0 / magdyn_vec3_norm(v));
 }
 
+/* Field by field: struct padding is not compared. */
+static int same_body(const magdyn_body *a, const magdyn_body *b)
+{
+    return memcmp(&a->half, &b->half, sizeof a->half) == 0 && a->mass == b->mass
+        && memcmp(&a->inertia, &b->inertia, sizeof a->inertia) == 0
+        && memcmp(&a->position, &b->position, sizeof a->position) == 0
+        && memcmp(&a->orientation, &b->orientation, sizeof a->orientation) == 0
+        && memcmp(&a->velocity, &b->velocity, sizeof a->velocity) == 0
+        && memcmp(&a->omega, &b->omega, sizeof a->omega) == 0 && a->fixed == b->fixed;
+}
+
 static double energy2(const magdyn_body *a, const magdyn_body *b)
 {
     return magdyn_body_kinetic_energy(a) + magdyn_body_kinetic_energy(b);
@@ -171,7 +182,7 @@ START_TEST(fixed_body_is_infinite_mass)
     p.restitution = 0.5;
     ck_assert_int_eq(magdyn_impulse_pair(&a, &b, &m, &p, NULL, NULL), MAGDYN_OK);
     ck_assert_double_eq_tol(a.velocity.z, 0.4, 1e-9);
-    ck_assert(memcmp(&b, &b0, sizeof b) == 0);
+    ck_assert(same_body(&b, &b0));
     /* below bounce_speed: no bounce, the box just stops */
     a.velocity = magdyn_v3(0, 0, -5e-4);
     ck_assert_int_eq(magdyn_impulse_pair(&a, &b, &m, &p, NULL, NULL), MAGDYN_OK);
@@ -295,7 +306,7 @@ START_TEST(bad_input_changes_nothing)
     bs[1].omega.z = INFINITY;
     keep[1].omega.z = INFINITY;
     ck_assert_int_eq(magdyn_impulse_solve(bs, 2, &c, 1, &p, NULL), MAGDYN_ENONFINITE);
-    ck_assert(memcmp(bs, keep, sizeof bs) == 0);
+    ck_assert(same_body(&bs[0], &keep[0]) && same_body(&bs[1], &keep[1]));
 }
 END_TEST
 
