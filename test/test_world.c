@@ -178,6 +178,45 @@ START_TEST(two_magnets_free_flight_conserve)
 }
 END_TEST
 
+/* The extended-cuboid model: forces and torques applied as action and
+ * reaction keep momentum and angular momentum to rounding; the energy (a
+ * quadrature of the exact field) to the model's accuracy. */
+START_TEST(cuboid_model_free_flight)
+{
+    magdyn_world_params p = magdyn_world_params_default();
+    magdyn_world *w;
+    magdyn_magnet a = plain_box(), b;
+    magdyn_vec3 p0, l0, p1, l1;
+    double e0, e1, mom = 1.3 * 1e-6 / MAGDYN_MU0;
+    p.model = MAGDYN_MODEL_CUBOID;
+    p.model_tol = 1e-6;
+    p.rtol = 1e-7;
+    p.atol = 1e-10;
+    w = magdyn_world_new(&p);
+    a.half = magdyn_v3(0.01, 0.005, 0.0025);
+    a.mass = 7.5e-3;
+    a.moment = magdyn_v3(0, 0, mom);
+    b = a;
+    a.position = magdyn_v3(-0.012, 0, 0);
+    a.velocity = magdyn_v3(0, 0.2, 0);
+    b.position = magdyn_v3(0.012, 0.004, 0.003);
+    b.orientation = magdyn_quat_from_axis_angle(magdyn_v3(1, 1, 0), 0.7);
+    b.omega = magdyn_v3(0, 0, 5);
+    ck_assert_int_eq(magdyn_world_add(w, &a), 0);
+    ck_assert_int_eq(magdyn_world_add(w, &b), 1);
+    e0 = magdyn_world_energy(w);
+    magdyn_world_momentum(w, &p0, &l0);
+    ck_assert_int_eq(magdyn_world_advance(w, 0.004), MAGDYN_OK);
+    e1 = magdyn_world_energy(w);
+    magdyn_world_momentum(w, &p1, &l1);
+    ck_assert_double_le(magdyn_vec3_dist(p0, p1), 1e-12 * a.mass);
+    ck_assert_double_le(magdyn_vec3_dist(l0, l1), 1e-7 * magdyn_vec3_norm(l0));   /* rtol */
+    ck_assert_msg(fabs(e1 - e0) <= 1e-4 * fabs(e0), "dE %g of %g", e1 - e0, e0);
+    ck_assert_double_gt(magdyn_world_kinetic_energy(w), 1.5 * 0.5 * a.mass * 0.04);  /* they attract */
+    magdyn_world_free(w);
+}
+END_TEST
+
 /* A free magnet in a uniform field B0 turns like a pendulum: energy
  * (kinetic - m.B0) kept; and gravity accelerates a free box by g. */
 START_TEST(field_and_gravity)
@@ -232,7 +271,14 @@ START_TEST(bad_input)
     ck_assert_int_eq(magdyn_world_count(w), 1);
 
     ck_assert_int_eq(magdyn_world_advance(w, 0.1), MAGDYN_OK);
+    ck_assert_int_eq(magdyn_world_get(w, 0, &out), MAGDYN_OK);
     ck_assert_int_eq(magdyn_world_advance(w, 0.05), MAGDYN_ESTATE);
+    {
+        magdyn_magnet again;
+        ck_assert_int_eq(magdyn_world_get(w, 0, &again), MAGDYN_OK);
+        ck_assert(memcmp(&again.position, &out.position, sizeof out.position) == 0);
+        ck_assert(memcmp(&again.orientation, &out.orientation, sizeof out.orientation) == 0);
+    }
     ck_assert_int_eq(magdyn_world_advance(w, NAN), MAGDYN_ENONFINITE);
     ck_assert_int_eq(magdyn_world_advance(NULL, 1.0), MAGDYN_EINVAL);
     ck_assert_double_eq(magdyn_world_time(w), 0.1);
@@ -272,6 +318,7 @@ int main(void)
     tcase_add_test(tc, torque_free_conserves_over_100_turns);
     tcase_add_test(tc, two_magnets_free_flight_conserve);
     tcase_add_test(tc, field_and_gravity);
+    tcase_add_test(tc, cuboid_model_free_flight);
     tcase_add_test(tc, bad_input);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
