@@ -478,7 +478,6 @@ static magdyn_status free_step(magdyn_world *w, double t_end)
             }
     }
     w->st.time_collide += magdyn_wi_clock() - t0;
-    (void)ci; (void)cj;
 
     if (theta > 1.0) {
         double *tmp = w->y;
@@ -494,7 +493,12 @@ static magdyn_status free_step(magdyn_world *w, double t_end)
     magdyn_wi_rk_dense(w->rc, n, theta, 0, n, w->y);
     w->t = (last && theta == 1.0) ? t_end : w->t + theta * h;
     unpack(w, w->y);
-    return impact(w, theta == 0.0);
+    if ((s = impact(w, theta == 0.0)) != MAGDYN_OK) return s;
+    /* a pair that collides again before time moves on rests in contact,
+       even when the manifold had no point to push: the contact stepper
+       always makes progress */
+    if (theta == 0.0) return add_active(w, ci, cj);
+    return MAGDYN_OK;
 }
 
 /* ---- resting contact ------------------------------------------------------------ */
