@@ -102,6 +102,7 @@ void magdyn_world_free(magdyn_world *w)
     free(w->pos);
     free(w->mi);
     free(w->bt);
+    free(w->moved);
     free(w->act);
     free(w->con);
     free(w);
@@ -133,6 +134,7 @@ static magdyn_status reserve(magdyn_world *w, int cap)
     GROW(pos, (size_t)cap);
     GROW(mi, (size_t)cap);
     GROW(bt, (size_t)cap);
+    GROW(moved, (size_t)cap);
 #undef GROW
     w->cap = cap;
     return MAGDYN_OK;
@@ -292,19 +294,24 @@ static double cuboid_pair_energy(const magdyn_cuboid *src, const magdyn_cuboid *
     return -sum * v / 8.0 / MAGDYN_MU0;
 }
 
-double magdyn_world_energy(const magdyn_world *w)
+/* Potential energy [J] of the magnets flagged in moved (all when NULL):
+ * their energy in the field and gravity, and every pair interaction with at
+ * least one of them. */
+double magdyn_wi_potential(const magdyn_world *w, const unsigned char *moved)
 {
     double e = 0.0;
     int i, j;
-    if (!w) return NAN;
     for (i = 0; i < w->n; i++) {
         const magdyn_body *b = &w->b[i];
         magdyn_vec3 mi = magdyn_quat_rotate(b->orientation, w->mom[i]);
-        e += magdyn_body_kinetic_energy(b);
-        e -= magdyn_vec3_dot(mi, w->p.field);
-        e -= b->mass * magdyn_vec3_dot(w->p.gravity, b->position);
+        int mv = !moved || moved[i];
+        if (mv) {
+            e -= magdyn_vec3_dot(mi, w->p.field);
+            e -= b->mass * magdyn_vec3_dot(w->p.gravity, b->position);
+        }
         for (j = 0; j < i; j++) {
             const magdyn_body *c = &w->b[j];
+            if (!mv && !moved[j]) continue;
             if (w->p.model == MAGDYN_MODEL_DIPOLE) {
                 e += magdyn_dipole_energy(magdyn_quat_rotate(c->orientation, w->mom[j]), c->position,
                                           mi, b->position);
@@ -316,4 +323,13 @@ double magdyn_world_energy(const magdyn_world *w)
         }
     }
     return e;
+}
+
+double magdyn_world_energy(const magdyn_world *w)
+{
+    double e = 0.0;
+    int i;
+    if (!w) return NAN;
+    for (i = 0; i < w->n; i++) e += magdyn_body_kinetic_energy(&w->b[i]);
+    return e + magdyn_wi_potential(w, NULL);
 }

@@ -32,6 +32,7 @@ struct magdyn_world {
     magdyn_wi_pair *act;       /* pairs in resting contact */
     int nact, capact;
     magdyn_body *bt;           /* scratch copies of the bodies */
+    unsigned char *moved;      /* scratch flags */
     magdyn_contact *con;       /* contact scratch for the solver */
     int capcon;
     double hc;                 /* contact-mode step */
@@ -44,6 +45,7 @@ struct magdyn_world {
 
 double magdyn_wi_clock(void);
 magdyn_cuboid magdyn_wi_cuboid(const magdyn_world *w, int i, magdyn_vec3 pos, magdyn_quat q);
+double magdyn_wi_potential(const magdyn_world *w, const unsigned char *moved);
 
 /*
  * Dormand-Prince 5(4), Hairer, Norsett and Wanner, "Solving ODEs I", 2nd ed.,

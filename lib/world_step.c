@@ -510,6 +510,7 @@ static magdyn_status project(magdyn_world *w, int nc)
 {
     magdyn_impulse_params ip = solver_params(w, 0.0);
     int i, k, np = 0;
+    double u0, du;
     magdyn_status s;
     ip.friction = 0.0;
     for (i = 0; i < nc; i++) {
@@ -535,12 +536,46 @@ static magdyn_status project(magdyn_world *w, int nc)
     }
     s = magdyn_impulse_solve(w->bt, w->n, w->con, np, &ip, NULL);
     if (s != MAGDYN_OK) return s;
+    memset(w->moved, 0, (size_t)w->n);
+    for (i = 0; i < np; i++) {
+        w->moved[w->con[i].a] = !w->b[w->con[i].a].fixed;
+        w->moved[w->con[i].b] = !w->b[w->con[i].b].fixed;
+    }
+    u0 = magdyn_wi_potential(w, w->moved);
     for (i = 0; i < w->n; i++) {
         magdyn_body *b = &w->b[i];
-        if (b->fixed) continue;
+        if (!w->moved[i]) continue;
         b->position = magdyn_vec3_add(b->position, w->bt[i].velocity);
         b->orientation = magdyn_quat_integrate(b->orientation,
                                                magdyn_quat_rotate_inv(b->orientation, w->bt[i].omega), 1.0);
+    }
+    /* Pushing magnets apart against their attraction raises the potential
+       energy: take it from the moved magnets' motion (velocities relative
+       to their mean, so their momentum is kept when none is fixed), so that
+       the correction creates no energy. */
+    du = magdyn_wi_potential(w, w->moved) - u0;
+    if (du > 0.0) {
+        magdyn_vec3 pm = {0, 0, 0};
+        double mt = 0.0, kr = 0.0, f;
+        for (i = 0; i < w->n; i++)
+            if (w->moved[i]) {
+                pm = magdyn_vec3_madd(pm, w->b[i].mass, w->b[i].velocity);
+                mt += w->b[i].mass;
+            }
+        pm = magdyn_vec3_scale(pm, 1.0 / mt);
+        for (i = 0; i < w->n; i++)
+            if (w->moved[i]) {
+                magdyn_body rel = w->b[i];
+                rel.velocity = magdyn_vec3_sub(rel.velocity, pm);
+                kr += magdyn_body_kinetic_energy(&rel);
+            }
+        f = kr > du ? sqrt((kr - du) / kr) : 0.0;
+        for (i = 0; i < w->n; i++)
+            if (w->moved[i]) {
+                magdyn_body *b = &w->b[i];
+                b->velocity = magdyn_vec3_add(pm, magdyn_vec3_scale(magdyn_vec3_sub(b->velocity, pm), f));
+                b->omega = magdyn_vec3_scale(b->omega, f);
+            }
     }
     return MAGDYN_OK;
 }
@@ -585,6 +620,10 @@ static magdyn_status contact_step(magdyn_world *w, double t_end)
     for (i = 0; i < nc; i++) {
         magdyn_contact *c = &w->con[i];
         double sp = 0.0;
+        /* a pair already resting does not bounce: its manifold changes
+           from step to step as the boxes roll, and bouncing on every such
+           change would keep it chattering */
+        if (is_active(w, c->a, c->b)) continue;
         for (k = 0; k < c->manifold.count; k++)
             if (c->manifold.depth[k] >= -w->p.contact_tol)
                 sp = fmax(sp, -normal_speed(w, c, k));
@@ -596,6 +635,7 @@ static magdyn_status contact_step(magdyn_world *w, double t_end)
         /* solve the touching points of all pairs, then report the fast ones */
         for (i = 0; i < nc; i++) {
             magdyn_contact c = w->con[i];
+            if (is_active(w, c.a, c.b)) continue;
             keep_touching(&c.manifold, w->p.contact_tol);
             if (c.manifold.count == 0) continue;
             if (!new_contact(w, nc + m)) return MAGDYN_ENOMEM;
