@@ -184,6 +184,39 @@ static double separation(const magdyn_body *a, const magdyn_body *b)
     return r.separation;
 }
 
+/* The box corner of b furthest along d. */
+static magdyn_vec3 support(const magdyn_obb *b, magdyn_vec3 d)
+{
+    magdyn_vec3 l = magdyn_quat_rotate_inv(b->orientation, d);
+    magdyn_vec3 c = magdyn_v3(l.x >= 0 ? b->half.x : -b->half.x, l.y >= 0 ? b->half.y : -b->half.y,
+                              l.z >= 0 ? b->half.z : -b->half.z);
+    return magdyn_vec3_add(b->center, magdyn_quat_rotate(b->orientation, c));
+}
+
+/*
+ * The manifold of bodies i and j within margin; when the manifold routine
+ * finds no point although the separating-axis test says the boxes are that
+ * close (an edge-edge overlap beyond the edges' ends), one point halfway
+ * between the two boxes' extreme corners along the separating axis, so no
+ * overlap goes unresolved.  Returns the point count.
+ */
+static int pair_manifold(const magdyn_world *w, int i, int j, double margin, magdyn_manifold *m)
+{
+    magdyn_obb oi = magdyn_body_obb(&w->b[i]), oj = magdyn_body_obb(&w->b[j]);
+    magdyn_sat_result r;
+    int n = magdyn_obb_manifold(&oi, &oj, margin, m);
+    if (n > 0) return n;
+    magdyn_obb_sat(&oi, &oj, &r);
+    if (r.separation > margin) return 0;
+    m->kind = MAGDYN_CONTACT_EDGE_EDGE;
+    m->normal = r.normal;
+    m->count = 1;
+    m->point[0] = magdyn_vec3_scale(magdyn_vec3_add(support(&oi, magdyn_vec3_neg(r.normal)),
+                                                    support(&oj, r.normal)), 0.5);
+    m->depth[0] = -r.separation;
+    return 1;
+}
+
 static int is_active(const magdyn_world *w, int i, int j)
 {
     int k;
@@ -294,14 +327,11 @@ static magdyn_status impact(magdyn_world *w, int again)
     int i, j, k, nc = 0;
     for (i = 0; i < w->n; i++)
         for (j = i + 1; j < w->n; j++) {
-            magdyn_obb oi, oj;
             magdyn_contact *c;
             if (!near(&w->b[i], &w->b[j], w->p.contact_margin)) continue;
             if (separation(&w->b[i], &w->b[j]) > 2.0 * w->p.contact_tol) continue;
             if (!(c = new_contact(w, nc))) return MAGDYN_ENOMEM;
-            oi = magdyn_body_obb(&w->b[i]);
-            oj = magdyn_body_obb(&w->b[j]);
-            if (magdyn_obb_manifold(&oi, &oj, w->p.contact_margin, &c->manifold) <= 0) continue;
+            if (pair_manifold(w, i, j, w->p.contact_margin, &c->manifold) <= 0) continue;
             keep_touching(&c->manifold, w->p.contact_margin);
             if (c->manifold.count == 0) continue;
             c->a = i;
@@ -503,75 +533,73 @@ static magdyn_status free_step(magdyn_world *w, double t_end)
 
 /* ---- resting contact ------------------------------------------------------------ */
 
-/* Push apart pairs that sink deeper than contact_tol: the impulse solver on
- * pseudo-velocities (zero to start, targets = depth to remove), whose
- * result is applied as a displacement over unit pseudo-time. */
+/* 1 when some magnet was moved by the projection. */
+static int mt_any(const magdyn_world *w)
+{
+    int i;
+    for (i = 0; i < w->n; i++)
+        if (w->moved[i] == 2) return 1;
+    return 0;
+}
+
+/* Push apart pairs that sink deeper than contact_tol: translate each pair
+ * along its separating axis, by the exact penetration of the separating-axis
+ * test, shared by inverse mass (Gauss-Seidel over the pairs, a few sweeps).
+ * Translation, not rotation: turning a box changes its edge directions and
+ * with them the edge-edge axis, so rotation does not remove such overlap. */
 static magdyn_status project(magdyn_world *w, int nc)
 {
-    magdyn_impulse_params ip = solver_params(w, 0.0);
-    int i, k, np = 0;
-    double u0, du;
-    magdyn_status s;
-    ip.friction = 0.0;
-    for (i = 0; i < nc; i++) {
-        magdyn_contact *c = &w->con[i];
-        magdyn_obb oa = magdyn_body_obb(&w->b[c->a]), ob = magdyn_body_obb(&w->b[c->b]);
-        int deep = 0;
-        if (magdyn_obb_manifold(&oa, &ob, w->p.contact_margin, &c->manifold) <= 0) {
-            c->manifold.count = 0;
-            continue;
-        }
-        for (k = 0; k < c->manifold.count; k++) {
-            double d = c->manifold.depth[k];
-            c->target[k] = d > 0.5 * w->p.contact_tol ? d - 0.5 * w->p.contact_tol : -1.0;
-            if (d > w->p.contact_tol) deep = 1;
-        }
-        if (deep) w->con[np++] = *c;
-    }
-    if (np == 0) return MAGDYN_OK;
-    for (i = 0; i < w->n; i++) {
-        w->bt[i] = w->b[i];
-        w->bt[i].velocity = magdyn_v3(0, 0, 0);
-        w->bt[i].omega = magdyn_v3(0, 0, 0);
-    }
-    s = magdyn_impulse_solve(w->bt, w->n, w->con, np, &ip, NULL);
-    if (s != MAGDYN_OK) return s;
+    int i, sweep, any = 0;
+    double u0 = 0.0, du;
+    /* moved: 1 for the free magnets of all contact pairs (the energy is
+       taken over them), 2 for those actually moved */
     memset(w->moved, 0, (size_t)w->n);
-    for (i = 0; i < np; i++) {
-        w->moved[w->con[i].a] = !w->b[w->con[i].a].fixed;
-        w->moved[w->con[i].b] = !w->b[w->con[i].b].fixed;
+    for (i = 0; i < nc; i++) {
+        const magdyn_contact *c = &w->con[i];
+        w->moved[c->a] = !w->b[c->a].fixed;
+        w->moved[c->b] = !w->b[c->b].fixed;
+        if (separation(&w->b[c->a], &w->b[c->b]) < -w->p.contact_tol) any = 1;
     }
+    if (!any) return MAGDYN_OK;
     u0 = magdyn_wi_potential(w, w->moved);
-    for (i = 0; i < w->n; i++) {
-        magdyn_body *b = &w->b[i];
-        if (!w->moved[i]) continue;
-        b->position = magdyn_vec3_add(b->position, w->bt[i].velocity);
-        b->orientation = magdyn_quat_integrate(b->orientation,
-                                               magdyn_quat_rotate_inv(b->orientation, w->bt[i].omega), 1.0);
-    }
+    for (sweep = 0; sweep < 4; sweep++)
+        for (i = 0; i < nc; i++) {
+            const magdyn_contact *c = &w->con[i];
+            magdyn_body *a = &w->b[c->a], *b = &w->b[c->b];
+            magdyn_obb oa = magdyn_body_obb(a), ob = magdyn_body_obb(b);
+            magdyn_sat_result r;
+            double ia = magdyn_body_inv_mass(a), ib = magdyn_body_inv_mass(b), d;
+            magdyn_obb_sat(&oa, &ob, &r);
+            if (r.separation >= -w->p.contact_tol || ia + ib <= 0.0) continue;
+            d = -r.separation - 0.5 * w->p.contact_tol;
+            a->position = magdyn_vec3_madd(a->position, d * ia / (ia + ib), r.normal);
+            b->position = magdyn_vec3_madd(b->position, -d * ib / (ia + ib), r.normal);
+            if (!a->fixed) w->moved[c->a] = 2;
+            if (!b->fixed) w->moved[c->b] = 2;
+        }
     /* Pushing magnets apart against their attraction raises the potential
        energy: take it from the moved magnets' motion (velocities relative
        to their mean, so their momentum is kept when none is fixed), so that
        the correction creates no energy. */
     du = magdyn_wi_potential(w, w->moved) - u0;
-    if (du > 0.0) {
+    if (du > 0.0 && mt_any(w)) {
         magdyn_vec3 pm = {0, 0, 0};
         double mt = 0.0, kr = 0.0, f;
         for (i = 0; i < w->n; i++)
-            if (w->moved[i]) {
+            if (w->moved[i] == 2) {
                 pm = magdyn_vec3_madd(pm, w->b[i].mass, w->b[i].velocity);
                 mt += w->b[i].mass;
             }
         pm = magdyn_vec3_scale(pm, 1.0 / mt);
         for (i = 0; i < w->n; i++)
-            if (w->moved[i]) {
+            if (w->moved[i] == 2) {
                 magdyn_body rel = w->b[i];
                 rel.velocity = magdyn_vec3_sub(rel.velocity, pm);
                 kr += magdyn_body_kinetic_energy(&rel);
             }
         f = kr > du ? sqrt((kr - du) / kr) : 0.0;
         for (i = 0; i < w->n; i++)
-            if (w->moved[i]) {
+            if (w->moved[i] == 2) {
                 magdyn_body *b = &w->b[i];
                 b->velocity = magdyn_vec3_add(pm, magdyn_vec3_scale(magdyn_vec3_sub(b->velocity, pm), f));
                 b->omega = magdyn_vec3_scale(b->omega, f);
@@ -598,16 +626,13 @@ static magdyn_status contact_step(magdyn_world *w, double t_end)
     t0 = magdyn_wi_clock();
     for (i = 0; i < w->n; i++)
         for (j = i + 1; j < w->n; j++) {
-            magdyn_obb oi, oj;
             magdyn_contact *c;
             double reach = w->p.contact_margin
                 + 2.0 * (h * (point_speed(&w->b[i]) + point_speed(&w->b[j])) + h * h * amax);
             if (!near(&w->b[i], &w->b[j], reach)) continue;
             if (separation(&w->b[i], &w->b[j]) > reach) continue;
             if (!(c = new_contact(w, nc))) return MAGDYN_ENOMEM;
-            oi = magdyn_body_obb(&w->b[i]);
-            oj = magdyn_body_obb(&w->b[j]);
-            if (magdyn_obb_manifold(&oi, &oj, reach, &c->manifold) <= 0) continue;
+            if (pair_manifold(w, i, j, reach, &c->manifold) <= 0) continue;
             c->a = i;
             c->b = j;
             nc++;
