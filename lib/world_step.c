@@ -544,7 +544,8 @@ static int mt_any(const magdyn_world *w)
 
 /* Push apart pairs that sink deeper than contact_tol: translate each pair
  * along its separating axis, by the exact penetration of the separating-axis
- * test, shared by inverse mass (Gauss-Seidel over the pairs, a few sweeps).
+ * test, shared by inverse mass (Gauss-Seidel over the pairs until none overlaps,
+ * at most 50 sweeps).
  * Translation, not rotation: turning a box changes its edge directions and
  * with them the edge-edge axis, so rotation does not remove such overlap. */
 static magdyn_status project(magdyn_world *w, int nc)
@@ -562,8 +563,8 @@ static magdyn_status project(magdyn_world *w, int nc)
     }
     if (!any) return MAGDYN_OK;
     u0 = magdyn_wi_potential(w, w->moved);
-    for (sweep = 0; sweep < 4; sweep++)
-        for (i = 0; i < nc; i++) {
+    for (sweep = 0, any = 1; sweep < 50 && any; sweep++)
+        for (i = 0, any = 0; i < nc; i++) {
             const magdyn_contact *c = &w->con[i];
             magdyn_body *a = &w->b[c->a], *b = &w->b[c->b];
             magdyn_obb oa = magdyn_body_obb(a), ob = magdyn_body_obb(b);
@@ -572,6 +573,7 @@ static magdyn_status project(magdyn_world *w, int nc)
             magdyn_obb_sat(&oa, &ob, &r);
             if (r.separation >= -w->p.contact_tol || ia + ib <= 0.0) continue;
             d = -r.separation - 0.5 * w->p.contact_tol;
+            any = 1;
             a->position = magdyn_vec3_madd(a->position, d * ia / (ia + ib), r.normal);
             b->position = magdyn_vec3_madd(b->position, -d * ib / (ia + ib), r.normal);
             if (!a->fixed) w->moved[c->a] = 2;
@@ -732,20 +734,29 @@ static magdyn_status contact_step(magdyn_world *w, double t_end)
         b->orientation = magdyn_quat_integrate(b->orientation,
                                                magdyn_quat_rotate_inv(b->orientation, b->omega), h);
     }
-    if ((s = project(w, nc)) != MAGDYN_OK) return s;
     w->st.time_impulse += magdyn_wi_clock() - t0;
 
-    /* resting pairs are those still within contact_margin */
+    /* the pairs within contact_margin after the move rest in contact; any
+       of them that overlaps (a feature the step start's manifold did not
+       see) is pushed apart */
     t0 = magdyn_wi_clock();
     w->nact = 0;
+    nc = 0;
     for (i = 0; i < w->n; i++)
         for (j = i + 1; j < w->n; j++) {
+            magdyn_contact *c;
             if (!near(&w->b[i], &w->b[j], w->p.contact_margin)) continue;
-            if (separation(&w->b[i], &w->b[j]) <= w->p.contact_margin
-                && (s = add_active(w, i, j)) != MAGDYN_OK)
-                return s;
+            if (separation(&w->b[i], &w->b[j]) > w->p.contact_margin) continue;
+            if ((s = add_active(w, i, j)) != MAGDYN_OK) return s;
+            if (!(c = new_contact(w, nc))) return MAGDYN_ENOMEM;
+            c->a = i;
+            c->b = j;
+            nc++;
         }
     w->st.time_collide += magdyn_wi_clock() - t0;
+    t0 = magdyn_wi_clock();
+    if ((s = project(w, nc)) != MAGDYN_OK) return s;
+    w->st.time_impulse += magdyn_wi_clock() - t0;
     {
         double vmax = 0.0;
         for (i = 0; i < w->n; i++) vmax = fmax(vmax, point_speed(&w->b[i]));

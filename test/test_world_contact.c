@@ -279,6 +279,41 @@ START_TEST(snap_ends_flush_touching_at_rest)
 }
 END_TEST
 
+/* Four small magnets at random (one held) clump together: no call fails,
+ * no pair overlaps by more than contact_margin at any millisecond. */
+START_TEST(cluster_never_overlaps)
+{
+    test_rng r = {20261202};
+    magdyn_world *w = magdyn_world_new(NULL);
+    double vol = 0.01 * 0.005 * 0.0025, worst = 0.0;
+    int added = 0, tries, i, j, k;
+    for (tries = 0; added < 4 && tries < 1000; tries++) {
+        magdyn_magnet m;
+        memset(&m, 0, sizeof m);
+        m.half = magdyn_v3(0.005, 0.0025, 0.00125);
+        m.mass = 7500 * vol;
+        m.moment = magdyn_v3(0, 0, 1.3 * vol / MAGDYN_MU0);
+        m.orientation = test_rng_quat(&r);
+        m.position = test_rng_vec3(&r, -0.02, 0.02);
+        m.fixed = added == 0;
+        if (magdyn_world_add(w, &m) >= 0) added++;
+    }
+    ck_assert_int_eq(added, 4);
+    for (k = 1; k <= (int)test_count(30) && k <= 30; k++) {
+        ck_assert_int_eq(magdyn_world_advance(w, 1e-3 * k), MAGDYN_OK);
+        for (i = 0; i < 4; i++)
+            for (j = i + 1; j < 4; j++) {
+                magdyn_magnet a, b;
+                magdyn_world_get(w, i, &a);
+                magdyn_world_get(w, j, &b);
+                worst = fmax(worst, -gap_of(&a, &b));
+            }
+    }
+    ck_assert_msg(worst < 1e-6, "overlap %g m", worst);
+    magdyn_world_free(w);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("world_contact");
@@ -292,6 +327,7 @@ int main(void)
     tcase_add_test(tc, drop_flat_rests_on_four_points);
     tcase_add_test(tc, tilted_lands_on_edge_rocks_flat);
     tcase_add_test(tc, snap_ends_flush_touching_at_rest);
+    tcase_add_test(tc, cluster_never_overlaps);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
