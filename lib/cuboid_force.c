@@ -33,6 +33,7 @@
 #define MAX_REGIONS 600          /* region budget: 600 x 88 bytes of stack */
 #endif
 #define OVERLAP_TOL 1e-9         /* allowed interpenetration / size */
+#define ROUND_FLOOR 2e-9         /* relative rounding of the summed face integrals */
 
 typedef struct {
     double s0, s1, t0, t1;       /* in face coordinates scaled to [-1, 1] */
@@ -258,16 +259,22 @@ magdyn_status magdyn_cuboid_force_torque(const magdyn_cuboid *src, const magdyn_
     for (;;) {
         int worst = -1;
         double wmax = -1.0;
+        double massf = 0.0, masst = 0.0;
         memset(tot, 0, sizeof tot);
         errf = errt = 0.0;
         for (i = 0; i < nreg; i++) {
             for (k = 0; k < 6; k++) tot[k] += reg[i].val[k];
             errf += reg[i].ef;
             errt += reg[i].et;
+            massf += norm3(reg[i].val);
+            masst += norm3(reg[i].val + 3);
         }
         if (have_exact) { tot[0] = f_exact.x; tot[1] = f_exact.y; tot[2] = f_exact.z; errf = 0.0; }
-        tolf = rel_tol * norm3(tot) + floor_f;
-        tolt = rel_tol * fmax(norm3(tot + 3), norm3(tot) * ld) + floor_f * ld;
+        /* far apart the faces' contributions cancel to ~ size/distance of
+         * their magnitude, and the field's own rounding (<= 1e-9 relative)
+         * sets a floor under what the error estimate can resolve */
+        tolf = rel_tol * norm3(tot) + floor_f + ROUND_FLOOR * massf;
+        tolt = rel_tol * fmax(norm3(tot + 3), norm3(tot) * ld) + floor_f * ld + ROUND_FLOOR * masst;
         if (errf <= tolf && errt <= tolt) break;
         if (nreg + 1 > MAX_REGIONS) return MAGDYN_ENOCONV;
         for (i = 0; i < nreg; i++) {

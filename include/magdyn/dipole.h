@@ -109,11 +109,12 @@ MAGDYN_API magdyn_vec3 magdyn_cuboid_moment(const magdyn_cuboid *c);
  * (M = J/mu0), and F = sum over faces of the integral of K x B_src dA,
  * T = integral of (r - c) x (K x B_src) dA with B_src the exact field of
  * src (magdyn_cuboid_field; on a shared face the limit from dst's side).
- * Each face is mapped by a smoothing substitution that removes the
- * logarithmic edge singularities of contact, and integrated by globally
- * adaptive Genz-Malik cubature (degree 7 with an embedded degree 5 error
- * estimate) until the estimated error is at most rel_tol |F| for the force
- * and rel_tol max(|T|, |F| L) for the torque, L = dst's half diagonal.
+ * The faces are integrated by globally adaptive Genz-Malik cubature
+ * (degree 7 with an embedded degree 5 error estimate; bisection grades the
+ * mesh towards the logarithmic edge singularities of contact) until the estimated error is at most rel_tol |F| for the force
+ * and rel_tol max(|T|, |F| L) for the torque, L = dst's half diagonal (plus
+ * a rounding floor of 2e-9 times the summed magnitude of the face integrals,
+ * which matters only for tight tolerances beyond ~30 sizes apart).
  * When both polarizations are parallel to a common box axis and the boxes
  * are aligned, the force comes from the Akoun-Yonnet closed form instead
  * (magdyn_cuboid_force_parallel) and only the torque is integrated.
