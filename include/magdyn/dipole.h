@@ -111,16 +111,18 @@ MAGDYN_API magdyn_vec3 magdyn_cuboid_moment(const magdyn_cuboid *c);
  * src (magdyn_cuboid_field; on a shared face the limit from dst's side).
  * The faces are integrated by globally adaptive Genz-Malik cubature
  * (degree 7 with an embedded degree 5 error estimate; bisection grades the
- * mesh towards the logarithmic edge singularities of contact) until the estimated error is at most rel_tol |F| for the force
+ * mesh towards the logarithmic edge singularities of contact) until the
+ * estimated error is at most rel_tol |F| for the force
  * and rel_tol max(|T|, |F| L) for the torque, L = dst's half diagonal (plus
  * a rounding floor of 2e-9 times the summed magnitude of the face integrals,
  * which matters only for tight tolerances beyond ~30 sizes apart).
  * When both polarizations are parallel to a common box axis and the boxes
  * are aligned, the force comes from the Akoun-Yonnet closed form instead
- * (magdyn_cuboid_force_parallel) and only the torque is integrated.
+ * (magdyn_cuboid_force_parallel) and only the torque is integrated; with
+ * torque = NULL nothing is integrated then (a few microseconds per call).
  *
  * rel_tol in [1e-12, 0.1] (1e-4 is a good default for dynamics).
- * Reentrant and allocation-free (about 40 kB of stack).
+ * Reentrant and allocation-free (about 60 kB of stack).
  * Returns MAGDYN_OK; MAGDYN_EINVAL for a NULL pointer, non-positive half
  * extents or rel_tol outside its range; MAGDYN_ENONFINITE for NaN/Inf input;
  * MAGDYN_ENORM for an orientation that is not a unit quaternion
