@@ -1,12 +1,14 @@
 /*
  * bench/dipole_cuboid.c - cost of the cuboid field and of the force and
- * torque between two magnets: point dipoles, Akoun-Yonnet closed form, and
- * the adaptive extended-body integration at 1e-4, touching and 5 mm apart.
+ * torque between two magnets: point dipoles, the Akoun-Yonnet closed form
+ * (with its torque extension, the path of aligned magnets), and the adaptive
+ * extended-body cubature at 1e-4, touching and 5 mm apart.
  * Magnets: 10 mm NdFeB cubes, J = 1.2 T (issue 3's example).
  */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <time.h>
+#include <math.h>
 #include <magdyn.h>
 
 static double now(void)
@@ -34,7 +36,7 @@ static double per_call_field(magdyn_vec3 j, double dist)
     return dt / (double)n;
 }
 
-typedef enum { DIPOLE, PARALLEL, FT_FORCE_ONLY, FT_FULL } method;
+typedef enum { DIPOLE, PARALLEL, FT_FULL } method;
 
 static double per_call_force(method m, const magdyn_cuboid *a, const magdyn_cuboid *b, double tol,
                              magdyn_vec3 *f, int *status)
@@ -45,8 +47,7 @@ static double per_call_force(method m, const magdyn_cuboid *a, const magdyn_cubo
     do {
         switch (m) {
         case DIPOLE: magdyn_dipole_force_torque(ma, a->center, mb, b->center, f, &t); *status = 0; break;
-        case PARALLEL: *status = magdyn_cuboid_force_parallel(a, b, f); break;
-        case FT_FORCE_ONLY: *status = magdyn_cuboid_force_torque(a, b, tol, f, NULL); break;
+        case PARALLEL: *status = magdyn_cuboid_force_parallel(a, b, f, NULL); break;
         case FT_FULL: *status = magdyn_cuboid_force_torque(a, b, tol, f, &t); break;
         }
         n++;
@@ -75,25 +76,28 @@ int main(void)
         b.center = magdyn_v3(0, 0, 0.01 + gaps[g]);
         printf("coaxial, gap %g mm:\n", gaps[g] * 1e3);
         t = per_call_force(DIPOLE, &a, &b, 0, &f, &st);
-        printf("  point dipoles                         %10.3f us  F = %.5g N\n", t * 1e6, -f.z);
+        printf("  point dipoles                            %10.3f us  F = %.5g N\n", t * 1e6, -f.z);
         t = per_call_force(PARALLEL, &a, &b, 0, &f, &st);
-        printf("  Akoun-Yonnet closed form              %10.3f us  F = %.5g N\n", t * 1e6, -f.z);
-        t = per_call_force(FT_FORCE_ONLY, &a, &b, 1e-4, &f, &st);
-        printf("  force_torque 1e-4, torque=NULL (fast) %10.3f us  F = %.5g N\n", t * 1e6, -f.z);
+        printf("  closed form, force only                  %10.3f us  F = %.5g N\n", t * 1e6, -f.z);
         t = per_call_force(FT_FULL, &a, &b, 1e-4, &f, &st);
-        printf("  force_torque 1e-4, F closed + T cubature %7.1f us  F = %.5g N (status %d)\n",
+        printf("  force_torque 1e-4, aligned (closed form) %10.3f us  F = %.5g N (status %d)\n",
                t * 1e6, -f.z, st);
-        b.polarization.x = 1e-9;   /* off the fast path: all by cubature */
+        /* twisted by 1e-5 rad (above the snapping angle): all by cubature */
+        b.orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 1e-5);
         t = per_call_force(FT_FULL, &a, &b, 1e-4, &f, &st);
-        printf("  force_torque 1e-4, all by cubature    %10.1f us  F = %.5g N (status %d)\n",
+        printf("  force_torque 1e-4, twisted 1e-5 (cubature) %8.1f us  F = %.5g N (status %d)\n",
                t * 1e6, -f.z, st);
-        t = per_call_force(FT_FULL, &a, &b, 1e-2, &f, &st);
-        printf("  force_torque 1e-2, all by cubature    %10.1f us  F = %.5g N (status %d)\n",
-               t * 1e6, -f.z, st);
-        b.polarization.x = 0;
         b.orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 0.5);
         t = per_call_force(FT_FULL, &a, &b, 1e-4, &f, &st);
-        printf("  force_torque 1e-4, twisted 0.5 rad    %10.1f us  F = %.5g N (status %d)\n\n",
+        printf("  force_torque 1e-4, twisted 0.5 (cubature)  %8.1f us  F = %.5g N (status %d)\n",
+               t * 1e6, -f.z, st);
+        t = per_call_force(FT_FULL, &a, &b, 1e-2, &f, &st);
+        printf("  force_torque 1e-2, twisted 0.5 (cubature)  %8.1f us  F = %.5g N (status %d)\n",
+               t * 1e6, -f.z, st);
+        b.orientation = magdyn_quat_from_axis_angle(magdyn_v3(1, 0, 0), 0.3);
+        b.center.z += 0.005 * (cos(0.3) + sin(0.3) - 1.0);   /* resting on an edge */
+        t = per_call_force(FT_FULL, &a, &b, 1e-4, &f, &st);
+        printf("  force_torque 1e-4, tilted 0.3 about x    %10.1f us  F = %.5g N (status %d)\n\n",
                t * 1e6, -f.z, st);
     }
     return 0;

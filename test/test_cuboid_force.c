@@ -27,29 +27,93 @@ static double vrel(magdyn_vec3 a, magdyn_vec3 ref, double scale)
 }
 
 /* Issue 3's numbers, from the closed form and from the general cubature
- * (a 1e-9 T transverse component keeps the cubature off the fast path). */
+ * (a twist of 1e-5 rad about the common axis, above the snapping angle
+ * 0.01 rel_tol and O(twist^2) in the force, keeps the cubature on). */
 START_TEST(akoun_yonnet_coaxial_cubes)
 {
     const double gap[3] = {0.0, 0.001, 0.005}, want[3] = {46.63, 29.32, 9.458};
     int i;
     for (i = 0; i < 3; i++) {
         magdyn_cuboid a = cube10(1.2, magdyn_v3(0, 0, 0)), b = cube10(1.2, magdyn_v3(0, 0, 0.01 + gap[i]));
-        magdyn_vec3 f, fn, tn;
-        ck_assert_int_eq(magdyn_cuboid_force_parallel(&a, &b, &f), MAGDYN_OK);
+        magdyn_vec3 f, t, fn, tn;
+        ck_assert_int_eq(magdyn_cuboid_force_parallel(&a, &b, &f, &t), MAGDYN_OK);
         ck_assert_msg(fabs(-f.z - want[i]) < 1.5e-4 * want[i],   /* 4 digits quoted */
                       "gap %g: %.5g N", gap[i], -f.z);
-        ck_assert(fabs(f.x) + fabs(f.y) < 1e-12);
-        b.polarization.x = 1e-9;
+        ck_assert(fabs(f.x) + fabs(f.y) < 1e-12 && magdyn_vec3_norm(t) < 1e-14);
+        /* the aligned case of the general call is the closed form */
+        ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &b, 1e-4, &fn, &tn), MAGDYN_OK);
+        ck_assert(magdyn_vec3_dist(fn, f) == 0.0);
+        b.orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 1e-5);
         ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &b, 1e-4, &fn, &tn), MAGDYN_OK);
         ck_assert_msg(vrel(fn, f, fabs(f.z)) < 1e-4, "cubature vs closed form, gap %g: %.8g vs %.8g",
                       gap[i], fn.z, f.z);
         ck_assert(magdyn_vec3_norm(tn) < 1e-4 * fabs(f.z) * 0.0087);
-        /* the fast path (torque not wanted) gives the closed form */
-        b.polarization.x = 0;
-        ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &b, 1e-4, &fn, NULL), MAGDYN_OK);
-        ck_assert(magdyn_vec3_dist(fn, f) == 0.0);
     }
     /* the point-dipole model overestimates touching cubes: 54.7 N vs 46.6 N */
+}
+END_TEST
+
+/* The torque closed form against the cubature, aligned boxes in general
+ * positions (touching, offset, beside, below), both signs and all three
+ * axes of magnetisation, and a src turned by an axis permutation. */
+START_TEST(closed_form_torque_against_cubature)
+{
+    static const double pos[6][3] = {{0.002, 0.001, 0.008}, {0.004, -0.003, 0.005},
+                                     {0.009, 0.002, 0.001}, {0.003, 0.002, -0.0051},
+                                     {0.0081, 0.003, 0.0}, {0.02, -0.01, 0.03}};
+    magdyn_quat turn = magdyn_quat_from_axis_angle(magdyn_v3(1, 1, 1), 2 * MAGDYN_PI / 3);  /* x->y->z */
+    int i, ax;
+    for (ax = 0; ax < 3; ax++)
+        for (i = 0; i < 6; i++) {
+            magdyn_cuboid a = {{0.005, 0.004, 0.003}, {0, 0, 1.2}, {0, 0, 0}, {1, 0, 0, 0}};
+            magdyn_cuboid b = {{0.003, 0.006, 0.002}, {0, 0, -0.9}, {0, 0, 0}, {1, 0, 0, 0}};
+            magdyn_vec3 f, t, fn, tn;
+            double s, tol = 1e-5;   /* the cubature reaches it within its budget at contact */
+            b.center = magdyn_v3(pos[i][0], pos[i][1], pos[i][2]);
+            if (ax == 1) { a.polarization = magdyn_v3(1.2, 0, 0); b.polarization = magdyn_v3(0.9, 0, 0); }
+            if (ax == 2) {
+                /* the whole scene turned by 120 degrees about (1,1,1), and b
+                 * also turned in its own frame by the same permutation */
+                a.orientation = turn;
+                b.orientation = magdyn_quat_mul(turn, turn);
+                b.half = magdyn_v3(0.006, 0.002, 0.003);   /* same box in space */
+                b.polarization = magdyn_v3(0, -0.9, 0);
+                b.center = magdyn_quat_rotate(turn, b.center);
+            }
+            ck_assert_int_eq(magdyn_cuboid_force_parallel(&a, &b, &f, &t), MAGDYN_OK);
+            /* 3e-7 rad (> the snap angle) about src's z axis, the normal of
+             * the touching case, so that nothing tilts into the other box */
+            b.orientation = magdyn_quat_mul(magdyn_quat_from_axis_angle(magdyn_quat_rotate(a.orientation,
+                                                                                          magdyn_v3(0, 0, 1)),
+                                                                        3e-7),
+                                            b.orientation);
+            ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &b, tol, &fn, &tn), MAGDYN_OK);
+            s = magdyn_vec3_norm(fn);
+            ck_assert_msg(vrel(f, fn, s) < 2 * tol, "axis %d case %d: F %g", ax, i, vrel(f, fn, s));
+            ck_assert_msg(vrel(t, tn, fmax(magdyn_vec3_norm(tn), s * 0.0067)) < 2 * tol,
+                          "axis %d case %d: T %g %g %g vs %g %g %g", ax, i, t.x, t.y, t.z, tn.x, tn.y, tn.z);
+        }
+}
+END_TEST
+
+/* Within 0.01 rel_tol of alignment the closed form is used on the snapped
+ * boxes; the answer stays within rel_tol of the cubature's. */
+START_TEST(snapping_near_alignment)
+{
+    magdyn_cuboid a = cube10(1.2, magdyn_v3(0, 0, 0)), b = cube10(1.2, magdyn_v3(0.003, 0.001, 0.0100001));
+    magdyn_vec3 f1, t1, f2, t2, f3, t3;
+    double tol = 1e-4, s;
+    b.orientation = magdyn_quat_from_axis_angle(magdyn_v3(1, 2, 0), 0.5e-6);   /* below 0.01 tol */
+    b.polarization.y = 1e-7;
+    ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &b, tol, &f1, &t1), MAGDYN_OK);
+    ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &b, 1e-6, &f2, &t2), MAGDYN_OK);  /* cubature */
+    b.orientation = magdyn_quat_identity();
+    b.polarization.y = 0;
+    ck_assert_int_eq(magdyn_cuboid_force_parallel(&a, &b, &f3, &t3), MAGDYN_OK);
+    ck_assert(magdyn_vec3_dist(f1, f3) == 0.0 && magdyn_vec3_dist(t1, t3) == 0.0);
+    s = magdyn_vec3_norm(f2);
+    ck_assert_msg(vrel(f1, f2, s) < tol, "F %g", vrel(f1, f2, s));
+    ck_assert_msg(vrel(t1, t2, fmax(magdyn_vec3_norm(t2), s * 0.0087)) < tol, "T");
 }
 END_TEST
 
@@ -63,23 +127,28 @@ START_TEST(akoun_yonnet_example_against_cubature)
     magdyn_cuboid b = {{0.006, 0.010, 0.003}, {0, 0, 0.38}, {0, 0, 0.008}, {1, 0, 0, 0}};
     double x;
     for (x = 0.0; x <= 0.0201; x += 0.005) {
-        magdyn_vec3 f, fn, tn;
+        magdyn_vec3 f, t, fn, tn;
+        double s;
         b.center = magdyn_v3(x, 0.3 * x, 0.008);
-        b.polarization.x = 0;
-        ck_assert_int_eq(magdyn_cuboid_force_parallel(&a, &b, &f), MAGDYN_OK);
-        b.polarization.x = 1e-10;
+        b.orientation = magdyn_quat_identity();
+        ck_assert_int_eq(magdyn_cuboid_force_parallel(&a, &b, &f, &t), MAGDYN_OK);
+        /* 2e-7 rad: above the snapping angle at 1e-5, O(2e-7) in F and T */
+        b.orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 2e-7);
         ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &b, 1e-5, &fn, &tn), MAGDYN_OK);
-        ck_assert_msg(vrel(fn, f, magdyn_vec3_norm(f)) < 1e-5, "x = %g: %g %g %g vs %g %g %g", x,
+        s = magdyn_vec3_norm(f);
+        ck_assert_msg(vrel(fn, f, s) < 1.2e-5, "x = %g: %g %g %g vs %g %g %g", x,
                       fn.x, fn.y, fn.z, f.x, f.y, f.z);
+        ck_assert_msg(vrel(tn, t, fmax(magdyn_vec3_norm(t), s * 0.012)) < 1.2e-5, "x = %g: T", x);
     }
     /* opposed polarizations repel with the same magnitude */
     {
         magdyn_vec3 f1, f2;
         b.polarization = magdyn_v3(0, 0, 0.38);
         b.center = magdyn_v3(0.004, 0.001, 0.008);
-        magdyn_cuboid_force_parallel(&a, &b, &f1);
+        b.orientation = magdyn_quat_identity();
+        magdyn_cuboid_force_parallel(&a, &b, &f1, NULL);
         b.polarization.z = -0.38;
-        magdyn_cuboid_force_parallel(&a, &b, &f2);
+        magdyn_cuboid_force_parallel(&a, &b, &f2, NULL);
         ck_assert(magdyn_vec3_dist(f1, magdyn_vec3_neg(f2)) < 1e-14 * magdyn_vec3_norm(f1));
     }
 }
@@ -268,11 +337,12 @@ START_TEST(bad_input)
     c.center.z = 0.0105;   /* a tilted cube reaches lower than its half side */
     ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &c, 1e-4, &f, &t), MAGDYN_EOVERLAP);
     ck_assert(f.x == 7 && f.z == 7 && t.y == 7);
-    ck_assert_int_eq(magdyn_cuboid_force_parallel(&a, &c, &f), MAGDYN_EINVAL);   /* not aligned */
+    ck_assert_int_eq(magdyn_cuboid_force_parallel(&a, &c, &f, &t), MAGDYN_EINVAL);   /* not aligned */
     c = b; c.polarization = magdyn_v3(1, 0, 0);
-    ck_assert_int_eq(magdyn_cuboid_force_parallel(&a, &c, &f), MAGDYN_EINVAL);   /* not parallel */
-    ck_assert_int_eq(magdyn_cuboid_force_parallel(NULL, &c, &f), MAGDYN_EINVAL);
-    ck_assert_int_eq(magdyn_cuboid_force_parallel(&a, &c, NULL), MAGDYN_EINVAL);
+    ck_assert_int_eq(magdyn_cuboid_force_parallel(&a, &c, &f, &t), MAGDYN_EINVAL);   /* not parallel */
+    ck_assert_int_eq(magdyn_cuboid_force_parallel(NULL, &c, &f, &t), MAGDYN_EINVAL);
+    c.half.z = -1;
+    ck_assert_int_eq(magdyn_cuboid_force_parallel(&a, &c, &f, &t), MAGDYN_EINVAL);
     ck_assert(f.x == 7 && f.z == 7);
     /* no polarization: no force; outputs optional */
     c = b; c.polarization = magdyn_v3(0, 0, 0);
@@ -288,6 +358,8 @@ static Suite *suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, akoun_yonnet_coaxial_cubes);
+    tcase_add_test(tc, closed_form_torque_against_cubature);
+    tcase_add_test(tc, snapping_near_alignment);
     tcase_add_test(tc, akoun_yonnet_example_against_cubature);
     tcase_add_test(tc, dipole_limit);
     tcase_add_test(tc, invariance_and_balance);

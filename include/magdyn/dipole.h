@@ -148,7 +148,8 @@ MAGDYN_API magdyn_status magdyn_cuboid_force_torque(const magdyn_cuboid *src,
  */
 MAGDYN_API magdyn_status magdyn_cuboid_force_parallel(const magdyn_cuboid *src,
                                                       const magdyn_cuboid *dst,
-                                                      magdyn_vec3 *force);
+                                                      magdyn_vec3 *force,
+                                                      magdyn_vec3 *torque);
 
 #ifdef __cplusplus
 }
