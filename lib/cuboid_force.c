@@ -30,7 +30,7 @@
 #include <magdyn/dipole.h>
 
 #ifndef MAX_REGIONS
-#define MAX_REGIONS 600          /* region budget: 600 x 88 bytes of stack */
+#define MAX_REGIONS 600          /* region budget: 600 x 96 bytes of stack */
 #endif
 #define OVERLAP_TOL 1e-9         /* allowed interpenetration / size */
 #define ROUND_FLOOR 2e-9         /* relative rounding of the summed face integrals */
