@@ -352,6 +352,32 @@ START_TEST(bad_input)
 }
 END_TEST
 
+/* Unequal shapes, touching in several ways: both calls converge and the
+ * forces are equal and opposite to the tolerance (each is computed with
+ * the other magnet as the integrated one). */
+START_TEST(unequal_shapes_touching)
+{
+    magdyn_cuboid cube = {{0.005, 0.005, 0.005}, {0, 0, 1.2}, {0, 0, 0}, {1, 0, 0, 0}};
+    magdyn_cuboid other[5] = {
+        {{0.02, 0.02, 0.00025}, {0, 0, 1.2}, {0, 0, 0.00525}, {1, 0, 0, 0}},   /* thin plate on top */
+        {{0.0005, 0.0005, 0.0005}, {0.5, 0, 1.0}, {0.002, 0.001, 0.0055}, {1, 0, 0, 0}},  /* tiny cube */
+        {{0.0005, 0.0005, 0.02}, {0, 0, 1.3}, {0.0055, 0, 0}, {1, 0, 0, 0}},   /* long rod beside */
+        {{0.005, 0.005, 0.005}, {0, 0, 1.2}, {0.01, 0.01, 0.01}, {1, 0, 0, 0}},  /* corner to corner */
+        {{0.005, 0.005, 0.005}, {1.2, 0, 0}, {0, 0, 0.01}, {1, 0, 0, 0}},      /* perpendicular J */
+    };
+    int i;
+    other[0].orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 0.3);
+    for (i = 0; i < 5; i++) {
+        magdyn_vec3 fa, ta, fb, tb;
+        double tol = 1e-4;
+        ck_assert_int_eq(magdyn_cuboid_force_torque(&cube, &other[i], tol, &fb, &tb), MAGDYN_OK);
+        ck_assert_int_eq(magdyn_cuboid_force_torque(&other[i], &cube, tol, &fa, &ta), MAGDYN_OK);
+        ck_assert_msg(vrel(fa, magdyn_vec3_neg(fb), magdyn_vec3_norm(fb)) < 3 * tol, "case %d: %g", i,
+                      vrel(fa, magdyn_vec3_neg(fb), magdyn_vec3_norm(fb)));
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("cuboid_force");
@@ -365,6 +391,7 @@ static Suite *suite(void)
     tcase_add_test(tc, invariance_and_balance);
     tcase_add_test(tc, force_and_torque_from_energy);
     tcase_add_test(tc, touching_configurations);
+    tcase_add_test(tc, unequal_shapes_touching);
     tcase_add_test(tc, bad_input);
     suite_add_tcase(s, tc);
     return s;
