@@ -48,7 +48,8 @@ MAGDYN_API double magdyn_moment_from_remanence(double br, double volume);
  * the total interaction energy sum over pairs i < j of -m_i . B_j(p_i).
  * Arrays have n entries, inertial frame, SI units; force, torque or energy
  * may be NULL when not wanted.  The output arrays must not overlap the inputs.
- * Reentrant, allocation-free, O(n^2).
+ * Reentrant, allocation-free, O(n^2), vectorised (with GCC on x86-64 Linux
+ * an AVX2+FMA copy of the kernel is picked at load time when available).
  * Returns MAGDYN_OK; MAGDYN_EINVAL for n < 0 or pos/moment NULL (with n > 0);
  * MAGDYN_ENONFINITE for NaN/Inf input; MAGDYN_EOVERLAP when two dipoles sit
  * at the same position.  On failure the outputs are untouched.
@@ -70,11 +71,11 @@ MAGDYN_API magdyn_status magdyn_dipoles_interact(int n, const magdyn_vec3 *pos,
  * mapped by symmetry, so points on the extensions of edges lose no digits.
  * On a face the value is the limit from outside the box; on an edge or
  * corner, where B diverges logarithmically, the divergent terms are dropped
- * (a finite, direction-independent convention, never NaN or Inf).  Beyond
- * 150 half-diagonals the dipole expansion with the box's shape correction
- * (relative error O((size/r)^4), below 1e-9 there) replaces the closed
- * form, whose corner terms cancel there.  Non-positive or non-finite half, or non-finite
- * polarization or r, give NaN components.
+ * (a finite convention, never NaN or Inf).  Beyond 150 half-diagonals the
+ * dipole expansion with the box's shape correction (relative error
+ * O((size/r)^4), below 1e-9 there) replaces the closed form, whose corner
+ * terms cancel there.  Non-positive or non-finite half, or non-finite
+ * polarization or r, give NaN components.  Reentrant; about 0.2-0.4 us.
  */
 MAGDYN_API magdyn_vec3 magdyn_cuboid_field(magdyn_vec3 half, magdyn_vec3 polarization,
                                            magdyn_vec3 r);
