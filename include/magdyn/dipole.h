@@ -126,6 +126,10 @@ MAGDYN_API magdyn_vec3 magdyn_cuboid_moment(const magdyn_cuboid *c);
  * magnetised body in the charge model is the moment of sigma B alone; an
  * added volume term int M x B dV would count the intrinsic torque twice.
  *
+ * One call serves both bodies: the force on src is -F and its torque about
+ * its own centre is -T - (dst->center - src->center) x F (Newton's third law
+ * and the balance of angular momentum, which the tests check).
+ *
  * rel_tol in [1e-12, 0.1] (1e-4 is a good default for dynamics).
  * Reentrant and allocation-free (about 60 kB of stack).
  * Returns MAGDYN_OK; MAGDYN_EINVAL for a NULL pointer, non-positive half
