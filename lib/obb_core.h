@@ -157,6 +157,26 @@ static double obb_edge_value(double num, double len2, double bestface, double *l
     return e;
 }
 
+/* The largest face separation (for the overlap-only path, which needs it
+ * only in the hand-over band of nearly parallel edges). */
+static double obb_face_max(const obb_pair *P)
+{
+    double m = -INFINITY, s, tb;
+    int i, j;
+    for (i = 0; i < 3; i++) {
+        s = fabs(P->ta[i]) - (P->ha[i] + P->hb[0] * fabs(P->C[i][0]) + P->hb[1] * fabs(P->C[i][1])
+                              + P->hb[2] * fabs(P->C[i][2]));
+        m = s > m ? s : m;
+    }
+    for (j = 0; j < 3; j++) {
+        tb = P->ta[0] * P->C[0][j] + P->ta[1] * P->C[1][j] + P->ta[2] * P->C[2][j];
+        s = fabs(tb) - (P->hb[j] + P->ha[0] * fabs(P->C[0][j]) + P->ha[1] * fabs(P->C[1][j])
+                        + P->ha[2] * fabs(P->C[2][j]));
+        m = s > m ? s : m;
+    }
+    return m;
+}
+
 /*
  * The separating-axis core, unrolled into scalars (the 3 x 3 loops with
  * computed indices kept everything in memory).  Returns 1 when the boxes
@@ -207,15 +227,6 @@ static OBB_INLINE int obb_sat_core(const obb_pair *P, double stop, int full, obb
     OBB_FACE(4, fabs(tb1) - (b1 + a0 * d01 + a1 * d11 + a2 * d21))
     OBB_FACE(5, fabs(tb2) - (b2 + a0 * d02 + a1 * d12 + a2 * d22))
 #undef OBB_FACE
-    if (!full) {
-        /* overlap only: the face maximum is needed just for the blend band */
-        sepmax = fabs(ta0) - (a0 + b0 * d00 + b1 * d01 + b2 * d02);
-        s = fabs(ta1) - (a1 + b0 * d10 + b1 * d11 + b2 * d12); sepmax = s > sepmax ? s : sepmax;
-        s = fabs(ta2) - (a2 + b0 * d20 + b1 * d21 + b2 * d22); sepmax = s > sepmax ? s : sepmax;
-        s = fabs(tb0) - (b0 + a0 * d00 + a1 * d10 + a2 * d20); sepmax = s > sepmax ? s : sepmax;
-        s = fabs(tb1) - (b1 + a0 * d01 + a1 * d11 + a2 * d21); sepmax = s > sepmax ? s : sepmax;
-        s = fabs(tb2) - (b2 + a0 * d02 + a1 * d12 + a2 * d22); sepmax = s > sepmax ? s : sepmax;
-    }
     bestface = sepmax;
     if (full) { o->face_axis = axis; o->face_sep = best; }
 
@@ -226,6 +237,7 @@ static OBB_INLINE int obb_sat_core(const obb_pair *P, double stop, int full, obb
         if (!full && len2_ >= OBB_BLEND_HI * OBB_BLEND_HI) {                      \
             if (num_ > 0.0) return 0;                                             \
         } else if (len2_ > OBB_BLEND_LO * OBB_BLEND_LO) {                          \
+            if (!full && bestface == -INFINITY) bestface = obb_face_max(P);       \
             double x_ = sepmax < best + tol ? sepmax : best + tol;                \
             if (len2_ < OBB_BLEND_HI * OBB_BLEND_HI ||                            \
                 (x_ >= 0.0 ? (num_ > 0.0 && num_ * num_ > x_ * x_ * len2_)        \
