@@ -419,12 +419,18 @@ START_TEST(broadphase_against_brute_force)
     static magdyn_obb boxes[N];
     static int pairs[2 * N * N];
     int i, j, np = -1, k, expect = 0, t;
-    for (t = 0; t < 3; t++) {
-        double margin = t == 0 ? 0.0 : t == 1 ? 0.05 : 0.5;
+    for (t = 0; t < 4; t++) {
+        double margin = t == 0 ? 0.0 : t == 1 ? 0.05 : t == 2 ? 0.5 : 1e-3;
         for (i = 0; i < N; i++) {
             boxes[i] = oracle_rng_box(&r, i);
             boxes[i].center = test_rng_vec3(&r, -6, 6);
             boxes[i].half = magdyn_vec3_scale(boxes[i].half, 0.5);
+            if (t == 3) {
+                /* a vertical stack of turned magnets, 0.5 mm apart */
+                boxes[i].half = magdyn_v3(0.01, 0.01, 0.005);
+                boxes[i].orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 0.1 * i);
+                boxes[i].center = magdyn_v3(1e-3 * (i % 3), 0.0, 0.0105 * i);
+            }
         }
         REQUIRE((magdyn_broadphase_pairs(N, boxes, margin, pairs, N * N, &np)) == (MAGDYN_OK));
         /* sorted, i < j, no duplicates */
@@ -468,14 +474,15 @@ START_TEST(broadphase_against_brute_force)
             }
         REQUIRE((np) == (expect));
         REQUIRE(np > 0 && np < N * (N - 1) / 4);
+        if (t == 3) REQUIRE(np == N - 1);   /* neighbours only */
     }
     /* a short buffer: the count is still right; a count-only call */
     {
         int small[6] = {-1, -1, -1, -1, -1, -1}, cnt = -1, cnt2 = -1;
-        REQUIRE((magdyn_broadphase_pairs(N, boxes, 0.5, small, 2, &cnt)) == (MAGDYN_OK));
+        REQUIRE((magdyn_broadphase_pairs(N, boxes, 1e-3, small, 2, &cnt)) == (MAGDYN_OK));
         REQUIRE((cnt) == (np));
         REQUIRE(small[0] >= 0 && small[3] >= 0 && small[4] == -1);
-        REQUIRE((magdyn_broadphase_pairs(N, boxes, 0.5, NULL, 0, &cnt2)) == (MAGDYN_OK));
+        REQUIRE((magdyn_broadphase_pairs(N, boxes, 1e-3, NULL, 0, &cnt2)) == (MAGDYN_OK));
         REQUIRE((cnt2) == (np));
     }
 }
