@@ -177,6 +177,19 @@ static double obb_face_max(const obb_pair *P)
     return m;
 }
 
+#if defined(__GNUC__)
+#define OBB_NOINLINE __attribute__((noinline))
+#else
+#define OBB_NOINLINE
+#endif
+
+/* Overlap-only path, edge axis in the hand-over band: 1 when it separates. */
+static OBB_NOINLINE int obb_flag_blend(const obb_pair *P, double num, double len2)
+{
+    double len;
+    return obb_edge_value(num, len2, obb_face_max(P), &len) > 0.0;
+}
+
 /*
  * The separating-axis core, unrolled into scalars (the 3 x 3 loops with
  * computed indices kept everything in memory).  Returns 1 when the boxes
@@ -234,10 +247,14 @@ static OBB_INLINE int obb_sat_core(const obb_pair *P, double stop, int full, obb
 #define OBB_EDGE(k, tl, ra, rb, l2)                                               \
     {                                                                             \
         double num_ = fabs(tl) - (ra) - (rb), len2_ = (l2), len_, e_;             \
-        if (!full && len2_ >= OBB_BLEND_HI * OBB_BLEND_HI) {                      \
-            if (num_ > 0.0) return 0;                                             \
+        if (!full) {                                                              \
+            if (len2_ >= OBB_BLEND_HI * OBB_BLEND_HI) {                           \
+                if (num_ > 0.0) return 0;                                         \
+            } else if (len2_ > OBB_BLEND_LO * OBB_BLEND_LO                         \
+                       && obb_flag_blend(P, num_, len2_)) {                       \
+                return 0;                                                         \
+            }                                                                     \
         } else if (len2_ > OBB_BLEND_LO * OBB_BLEND_LO) {                          \
-            if (!full && bestface == -INFINITY) bestface = obb_face_max(P);       \
             double x_ = sepmax < best + tol ? sepmax : best + tol;                \
             if (len2_ < OBB_BLEND_HI * OBB_BLEND_HI ||                            \
                 (x_ >= 0.0 ? (num_ > 0.0 && num_ * num_ > x_ * x_ * len2_)        \
