@@ -133,6 +133,28 @@ static OBB_INLINE int obb_pair_of(const magdyn_obb *a, const magdyn_obb *b, obb_
     return obb_valid_n2(a, na2) & obb_valid_n2(b, nb2);
 }
 
+/*
+ * 1 when the boxes' bounding spheres are apart by more than margin, so the
+ * boxes are too: a cheap early out (a third of the benchmark's pairs) that
+ * needs no rotation.  Without a margin it needs no square root:
+ * |t| > r_a + r_b  <=>  |t|^2 - r_a^2 - r_b^2 > 2 r_a r_b, squared; the
+ * factor 1 + 1e-12 keeps rounding from deciding touching pairs.  NaN input
+ * gives 0 (the caller's validation then rejects it).
+ */
+static OBB_INLINE int obb_spheres_apart(const magdyn_obb *a, const magdyn_obb *b, double margin)
+{
+    double tx = a->center.x - b->center.x, ty = a->center.y - b->center.y, tz = a->center.z - b->center.z;
+    double t2 = tx * tx + ty * ty + tz * tz, lhs;
+    double ra2 = a->half.x * a->half.x + a->half.y * a->half.y + a->half.z * a->half.z;
+    double rb2 = b->half.x * b->half.x + b->half.y * b->half.y + b->half.z * b->half.z;
+    if (margin > 0.0) {
+        double s = sqrt(ra2) + sqrt(rb2) + margin;
+        return t2 > s * s * (1.0 + 1e-12);
+    }
+    lhs = t2 - ra2 - rb2;
+    return lhs > 0.0 && lhs * lhs > 4.0 * ra2 * rb2 * (1.0 + 1e-12);
+}
+
 /* A vector in a's frame to the inertial frame: q_a v q_a* / |q_a|^2. */
 static OBB_INLINE void obb_pair_to_inertial(const obb_pair *p, const double *v, double *out)
 {

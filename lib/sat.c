@@ -47,6 +47,8 @@ static SAT_NOINLINE int sat_flag(const magdyn_obb *a, const magdyn_obb *b)
 {
     obb_pair P;
     obb_sat r;
+    /* (bad input far apart also gives 0, as it must) */
+    if (obb_spheres_apart(a, b, 0.0)) return 0;
     if (!obb_pair_of(a, b, &P)) return -1;
     return obb_sat_core(&P, 0.0, 0, &r);
 }
