@@ -1,8 +1,10 @@
 /*
  * broadphase.c - candidate pairs of many boxes by sweep and prune: sort the
- * boxes' inertial bounding intervals along x, sweep, and test y and z for
- * the pairs whose x intervals meet.  O(n log n + pairs) for spread-out
- * boxes, so the stepper does not run the narrow phase on every pair.
+ * boxes' inertial bounding intervals along the axis on which the centres
+ * spread most (a stack of magnets shares its x and y intervals, so a fixed
+ * x sweep would test every pair), sweep, and test the two other axes for
+ * the pairs whose intervals meet.  O(n log n + pairs) for spread-out boxes,
+ * so the stepper does not run the narrow phase on every pair.
  */
 #include <stdlib.h>
 #include <math.h>
@@ -14,6 +16,7 @@ typedef struct {
     int index;
 } bp_box;
 
+/* sweep axis first: the boxes' coordinates are permuted before sorting */
 static int bp_cmp_lo(const void *p, const void *q)
 {
     const bp_box *a = p, *b = q;
@@ -54,16 +57,34 @@ magdyn_status magdyn_broadphase_pairs(int n, const magdyn_obb *boxes, double mar
     /* each interval grows by margin/2 on both sides: intervals meet exactly
      * when the gap between the boxes' intervals is at most margin */
     pad = 0.5 * margin;
-    for (i = 0; i < n; i++) {
-        obb_frame f;
-        obb_frame_of(&boxes[i], &f);
-        for (k = 0; k < 3; k++) {
-            double e = fabs(f.ax[0][k]) * f.h[0] + fabs(f.ax[1][k]) * f.h[1]
-                     + fabs(f.ax[2][k]) * f.h[2] + pad;
-            s[i].lo[k] = f.c[k] - e;
-            s[i].hi[k] = f.c[k] + e;
+    {
+        /* the axis of largest spread of the centres goes first */
+        double mean[3] = {0.0, 0.0, 0.0}, var[3] = {0.0, 0.0, 0.0};
+        int ax0 = 0, perm[3];
+        for (i = 0; i < n; i++) {
+            mean[0] += boxes[i].center.x; mean[1] += boxes[i].center.y; mean[2] += boxes[i].center.z;
         }
-        s[i].index = i;
+        for (k = 0; k < 3; k++) mean[k] /= n;
+        for (i = 0; i < n; i++) {
+            double d0 = boxes[i].center.x - mean[0], d1 = boxes[i].center.y - mean[1],
+                   d2 = boxes[i].center.z - mean[2];
+            var[0] += d0 * d0; var[1] += d1 * d1; var[2] += d2 * d2;
+        }
+        if (var[1] > var[ax0]) ax0 = 1;
+        if (var[2] > var[ax0]) ax0 = 2;
+        perm[0] = ax0; perm[1] = ax0 == 0 ? 1 : 0; perm[2] = ax0 == 2 ? 1 : 2;
+        for (i = 0; i < n; i++) {
+            obb_frame f;
+            obb_frame_of(&boxes[i], &f);
+            for (k = 0; k < 3; k++) {
+                int m = perm[k];
+                double e = fabs(f.ax[0][m]) * f.h[0] + fabs(f.ax[1][m]) * f.h[1]
+                         + fabs(f.ax[2][m]) * f.h[2] + pad;
+                s[i].lo[k] = f.c[m] - e;
+                s[i].hi[k] = f.c[m] + e;
+            }
+            s[i].index = i;
+        }
     }
     qsort(s, (size_t)n, sizeof *s, bp_cmp_lo);
 

@@ -251,8 +251,8 @@ int magdyn_obb_manifold(const magdyn_obb *a, const magdyn_obb *b, double margin,
     out->count = 0;
     out->kind = MAGDYN_CONTACT_FACE_FACE;
     out->normal = magdyn_v3(0.0, 0.0, 0.0);
-    if (!a || !b || !(obb_pair_of(a, b, &P) & (margin >= 0.0) & (margin <= DBL_MAX)))
-        return 0;
+    if (!a || !b || obb_spheres_apart(a, b, margin)) return 0;   /* (bad input gives 0 too) */
+    if (!(obb_pair_of(a, b, &P) & (margin >= 0.0) & (margin <= DBL_MAX))) return 0;
     if (!obb_sat_core(&P, margin, 1, &r)) return 0;
     obb_pair_to_inertial(&P, r.nl, n);
     out->normal = magdyn_v3(n[0], n[1], n[2]);

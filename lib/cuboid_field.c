@@ -38,9 +38,11 @@
  * +-atan(XY/(hR)) over its corners, from the argument of a complex product.
  * Omega lies in [0, 2 pi); it exceeds pi only above the inside of the
  * rectangle, closer than its smaller half side, where Omega >= pi/6 leaves
- * no doubt about the branch.
+ * no doubt about the branch.  rc[i][j] is the distance to the corner
+ * ({xh, xl}[i], {yh, yl}[j], h), known to the caller.
  */
-static double solid_angle(double xl, double xh, double yl, double yh, double h)
+static double solid_angle(double xl, double xh, double yl, double yh, double h,
+                          const double rc[2][2])
 {
     double re = 1.0, im = 0.0, arg;
     double xs[2] = {xh, xl}, ys[2] = {yh, yl};
@@ -54,7 +56,7 @@ static double solid_angle(double xl, double xh, double yl, double yh, double h)
     for (i = 0; i < 2; i++)
         for (j = 0; j < 2; j++) {
             double x = xs[i], y = ys[j];
-            double v = h * sqrt(x * x + y * y + h * h), u = x * y, t;
+            double v = h * rc[i][j], u = x * y, t;   /* rc: distance to (x, y, h) */
             if (i != j) u = -u;              /* conjugate: the term's sign is - */
             t = re * v - im * u;
             im = re * u + im * v;
@@ -91,12 +93,17 @@ static magdyn_vec3 field_octant(double a, double b, double c, magdyn_vec3 j,
     int ix, iy, iz;
     magdyn_vec3 bf;
 
+    double R[2][2][2];
+    for (ix = 0; ix < 2; ix++)
+        for (iy = 0; iy < 2; iy++)
+            for (iz = 0; iz < 2; iz++)
+                R[ix][iy][iz] = sqrt(X[ix] * X[ix] + Y[iy] * Y[iy] + Z[iz] * Z[iz]);
     if (need_lx || need_ly || need_lz) {
         for (ix = 0; ix < 2; ix++)
             for (iy = 0; iy < 2; iy++)
                 for (iz = 0; iz < 2; iz++) {
                     double xx = X[ix] * X[ix], yy = Y[iy] * Y[iy], zz = Z[iz] * Z[iz];
-                    double r = sqrt(xx + yy + zz);
+                    double r = R[ix][iy][iz];
                     int e = (ix + iy + iz) & 1;   /* 0: eps = +1, 1: eps = -1 */
                     if (need_lx) lx[e] *= log_factor(X[ix], yy + zz, r);
                     if (need_ly) ly[e] *= log_factor(Y[iy], xx + zz, r);
@@ -107,16 +114,27 @@ static magdyn_vec3 field_octant(double a, double b, double c, magdyn_vec3 j,
         if (need_lz) slz = log(lz[0] / lz[1]);
     }
     /* S[atan(XY/ZR)] = Omega(z + c) - Omega(z - c): the two charged z faces
-     * seen from the point (solid angles signed by the side). */
-    if (j.z != 0.0)
-        saz = solid_angle(-X[0], -X[1], -Y[0], -Y[1], Z[0])
-            - copysign(1.0, Z[1]) * solid_angle(-X[0], -X[1], -Y[0], -Y[1], fabs(Z[1]));
-    if (j.x != 0.0)
-        sax = solid_angle(-Y[0], -Y[1], -Z[0], -Z[1], X[0])
-            - copysign(1.0, X[1]) * solid_angle(-Y[0], -Y[1], -Z[0], -Z[1], fabs(X[1]));
-    if (j.y != 0.0)
-        say = solid_angle(-Z[0], -Z[1], -X[0], -X[1], Y[0])
-            - copysign(1.0, Y[1]) * solid_angle(-Z[0], -Z[1], -X[0], -X[1], fabs(Y[1]));
+     * seen from the point (solid angles signed by the side).  The face's
+     * corners in its own order (high, low) are the box corners (1-i, 1-j). */
+    for (iz = 0; iz < 2; iz++) {
+        double rz[2][2], rx[2][2], ry[2][2];
+        int a, b;
+        for (a = 0; a < 2; a++)
+            for (b = 0; b < 2; b++) {
+                rz[a][b] = R[1 - a][1 - b][iz];   /* z face iz: (x, y) corners */
+                rx[a][b] = R[iz][1 - a][1 - b];   /* x face iz: (y, z) corners */
+                ry[a][b] = R[1 - b][iz][1 - a];   /* y face iz: (z, x) corners */
+            }
+        if (j.z != 0.0)
+            saz += (iz ? -copysign(1.0, Z[1]) : 1.0)
+                 * solid_angle(-X[0], -X[1], -Y[0], -Y[1], fabs(Z[iz]), (const double (*)[2])rz);
+        if (j.x != 0.0)
+            sax += (iz ? -copysign(1.0, X[1]) : 1.0)
+                 * solid_angle(-Y[0], -Y[1], -Z[0], -Z[1], fabs(X[iz]), (const double (*)[2])rx);
+        if (j.y != 0.0)
+            say += (iz ? -copysign(1.0, Y[1]) : 1.0)
+                 * solid_angle(-Z[0], -Z[1], -X[0], -X[1], fabs(Y[iz]), (const double (*)[2])ry);
+    }
 
     bf.x = -j.x * sax + j.y * slz + j.z * sly;
     bf.y = j.x * slz - j.y * say + j.z * slx;

@@ -30,7 +30,22 @@ typedef struct {
  * on the dipole (m at p) and the field B of the sources at p.  A source at p
  * itself (the target, or zero padding) contributes nothing.
  */
-static void pair_kernel(const src_block *blk, int nb, magdyn_vec3 p, magdyn_vec3 m,
+/*
+ * On x86-64 Linux with GCC the kernel is also compiled for AVX2 + FMA
+ * (x86-64-v3) and the loader picks the clone the CPU supports (ifunc), so
+ * the library stays baseline x86-64 while using the wider units.  (clang 14
+ * exports the clone's resolver symbol, so clang builds go without.)
+ */
+#if defined(__x86_64__) && defined(__linux__) && defined(__has_attribute) && !defined(__clang__)
+#  if __has_attribute(target_clones)
+#    define KERNEL_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#  endif
+#endif
+#ifndef KERNEL_CLONES
+#  define KERNEL_CLONES
+#endif
+
+KERNEL_CLONES static void pair_kernel(const src_block *blk, int nb, magdyn_vec3 p, magdyn_vec3 m,
                         double out[6])
 {
     double fx[LANES] = {0}, fy[LANES] = {0}, fz[LANES] = {0};
@@ -42,8 +57,9 @@ static void pair_kernel(const src_block *blk, int nb, magdyn_vec3 p, magdyn_vec3
             double sx = blk->mx[j + l], sy = blk->my[j + l], sz = blk->mz[j + l];
             double r2 = rx * rx + ry * ry + rz * rz;
             /* r2 == 0 only for the target itself (coincidences are rejected
-             * up front) or the padding; the select becomes a SIMD blend. */
-            double inv_r = r2 > 0.0 ? 1.0 / sqrt(r2) : 0.0;
+             * up front) or the padding: then inv_r = 0, without a branch */
+            double nz = (double)(r2 > 0.0);
+            double inv_r = nz / sqrt(r2 + (1.0 - nz));
             double inv_r2 = inv_r * inv_r;
             double b3 = K_MU0_4PI * inv_r2 * inv_r;          /* mu0/(4 pi r^3) */
             double sr = sx * rx + sy * ry + sz * rz;          /* m_src . r */

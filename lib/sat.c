@@ -35,16 +35,30 @@ static void sat_bad(magdyn_sat_result *out)
     out->axis = -1;
 }
 
-int magdyn_obb_sat(const magdyn_obb *a, const magdyn_obb *b, magdyn_sat_result *out)
+/* The overlap-only and the full test as separate functions, so that each
+ * gets its own specialised copy of the inlined core and register set. */
+#if defined(__GNUC__)
+#define SAT_NOINLINE __attribute__((noinline))
+#else
+#define SAT_NOINLINE
+#endif
+
+static SAT_NOINLINE int sat_flag(const magdyn_obb *a, const magdyn_obb *b)
+{
+    obb_pair P;
+    obb_sat r;
+    /* (bad input far apart also gives 0, as it must) */
+    if (obb_spheres_apart(a, b, 0.0)) return 0;
+    if (!obb_pair_of(a, b, &P)) return -1;
+    return obb_sat_core(&P, 0.0, 0, &r);
+}
+
+static SAT_NOINLINE int sat_full(const magdyn_obb *a, const magdyn_obb *b, magdyn_sat_result *out)
 {
     obb_pair P;
     obb_sat r = {0.0, 0, {0.0, 0.0, 0.0}, 0, 0.0};
     double n[3];
-    if (!a || !b || !obb_pair_of(a, b, &P)) {
-        sat_bad(out);
-        return 0;
-    }
-    if (!out) return obb_sat_core(&P, 0.0, 0, &r);
+    if (!obb_pair_of(a, b, &P)) return -1;
     obb_sat_core(&P, INFINITY, 1, &r);
     obb_pair_to_inertial(&P, r.nl, n);
     out->overlap = r.sep <= 0.0;
@@ -52,6 +66,19 @@ int magdyn_obb_sat(const magdyn_obb *a, const magdyn_obb *b, magdyn_sat_result *
     out->normal = magdyn_v3(n[0], n[1], n[2]);
     out->axis = r.axis;
     return out->overlap;
+}
+
+int magdyn_obb_sat(const magdyn_obb *a, const magdyn_obb *b, magdyn_sat_result *out)
+{
+    int r;
+    if (!a || !b) r = -1;
+    else if (!out) r = sat_flag(a, b);
+    else r = sat_full(a, b, out);
+    if (r < 0) {
+        sat_bad(out);
+        return 0;
+    }
+    return r;
 }
 
 magdyn_status magdyn_obb_sat_checked(const magdyn_obb *a, const magdyn_obb *b,

@@ -27,15 +27,18 @@ static magdyn_obb moved(const magdyn_obb *b, magdyn_quat q, magdyn_vec3 t)
     return m;
 }
 
-/* Some pair of edges within 1e-6 rad of parallel. */
-static int near_parallel(const magdyn_obb *a, const magdyn_obb *b)
+/* The smallest |a_i x b_j|.  Edge contacts of nearly parallel edges are
+ * ill-conditioned along the edges (rounding / |a_i x b_j|^2), and below 1e-6
+ * the edge axes approach the blend band. */
+static double min_cross(const magdyn_obb *a, const magdyn_obb *b)
 {
     oracle_box A = oracle_make(a), B = oracle_make(b);
+    double m = INFINITY;
     int i, j;
     for (i = 0; i < 3; i++)
         for (j = 0; j < 3; j++)
-            if (magdyn_vec3_norm(magdyn_vec3_cross(A.ax[i], B.ax[j])) < 1e-6) return 1;
-    return 0;
+            m = fmin(m, magdyn_vec3_norm(magdyn_vec3_cross(A.ax[i], B.ax[j])));
+    return m;
 }
 
 /* Is there a contact point within tol of p? */
@@ -314,6 +317,7 @@ START_TEST(random_manifolds)
         magdyn_sat_result s;
         double margin = (i % 3 == 0) ? 0.0 : (i % 3 == 1) ? 1e-3 : 0.1, sc = scale_of(&a, &b), tol = 1e-12 * sc;
         int cnt, k, np;
+        double mc;
         if (i % 4 == 3) {
             magdyn_quat q = test_rng_quat(&r);
             a.orientation = magdyn_quat_mul(q, a.orientation);
@@ -324,7 +328,8 @@ START_TEST(random_manifolds)
         if (i % 2) a.center = magdyn_vec3_madd(a.center, -s.separation + test_rng_range(&r, -0.01, 0.01), s.normal);
         magdyn_obb_sat(&a, &b, &s);
         cnt = magdyn_obb_manifold(&a, &b, margin, &m);
-        np = near_parallel(&a, &b);
+        mc = min_cross(&a, &b);
+        np = mc < 1e-6;
         REQUIRE(cnt == m.count && cnt >= 0 && cnt <= 4);
         if (s.separation > margin) {
             REQUIRE_MSG(cnt == 0, "pair %ld: %d points at separation %g", i, cnt, s.separation);
@@ -381,13 +386,16 @@ START_TEST(random_manifolds)
             magdyn_obb_manifold(&a2, &b2, margin, &mm);
             if (mm.count == cnt && magdyn_vec3_dist(mm.normal, magdyn_quat_rotate(q, m.normal)) < 1e-9) {
                 for (k = 0; k < cnt; k++)
-                    REQUIRE_MSG(has_point(&mm, magdyn_vec3_add(magdyn_quat_rotate(q, m.point[k]), t), 1e-9 * sc),
+                    REQUIRE_MSG(has_point(&mm, magdyn_vec3_add(magdyn_quat_rotate(q, m.point[k]), t),
+                                          1e-9 * sc + (m.kind == MAGDYN_CONTACT_EDGE_EDGE ? 1e-15 * sc / (mc * mc) : 0.0)),
                                 "pair %ld: point %d not moved along", i, k);
             } else {
                 /* a tie between axes (or a point on a clipping boundary)
                  * decided differently by rounding: the penetration agrees */
                 rigid_diff++;
-                REQUIRE_MSG(mm.count > 0 && fabs(max_depth(&mm) - max_depth(&m)) < 1e-9 * sc,
+                /* (apart, the moved pair may find no facing feature) */
+                REQUIRE_MSG((mm.count > 0 && fabs(max_depth(&mm) - max_depth(&m)) < 1e-9 * sc)
+                            || (mm.count == 0 && s.separation > 0.0),
                             "pair %ld: moved pair gives %d points, depth %g vs %g", i, mm.count,
                             max_depth(&mm), max_depth(&m));
             }

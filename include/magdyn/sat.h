@@ -99,9 +99,10 @@ MAGDYN_API magdyn_status magdyn_obb_aabb(const magdyn_obb *box, magdyn_vec3 *lo,
 /*
  * Broad phase: the pairs (i, j), i < j, of boxes[0..n-1] whose axis-aligned
  * bounding boxes come within margin [m] of each other along every inertial
- * axis (found by sweep and prune along x).  Every pair whose distance is at
- * most margin is listed (the listing is conservative: some listed pairs are
- * farther apart).  pairs[2k], pairs[2k+1] hold pair k, i < j, sorted by
+ * axis (found by sweep and prune along the inertial axis on which the
+ * centres spread most, so a vertical stack costs O(n log n) too).  Every
+ * pair whose distance is at most margin is listed (the listing is
+ * conservative: some listed pairs are farther apart).  pairs[2k], pairs[2k+1] hold pair k, i < j, sorted by
  * (i, j) when all pairs fit.  *npairs receives the number of pairs found,
  * which may exceed max_pairs: then only max_pairs of them are stored (which
  * ones is unspecified) and the caller should call again with a larger
