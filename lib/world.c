@@ -83,6 +83,7 @@ magdyn_world *magdyn_world_new(const magdyn_world_params *params)
     if (!w) return NULL;
     w->p = p;
     w->lmin = INFINITY;
+    w->last_impact = -1.0;
     return w;
 }
 

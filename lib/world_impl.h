@@ -39,6 +39,7 @@ struct magdyn_world {
     double lmin;               /* smallest half extent [m] */
     int touch_checked;         /* resting contacts of the initial state found */
     int calm;                  /* consecutive full contact steps ending at rest */
+    double last_impact;        /* time of the last impact in free flight, or -1 */
     int asleep;                /* every magnet at rest in equilibrium: time just passes */
     magdyn_world_stats st;
 };

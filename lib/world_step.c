@@ -438,7 +438,7 @@ static magdyn_status initial_step(magdyn_world *w, double *h_out)
 
 static magdyn_status free_step(magdyn_world *w, double t_end)
 {
-    int n = NS * w->n, i, j, last, ci = -1, cj = -1;
+    int n = NS * w->n, i, j, last, ci = -1, cj = -1, again;
     double h, err = 0.0, vmax = 0.0, theta = 2.0, t0;
     magdyn_status s;
     if (!w->fsal) {
@@ -523,11 +523,13 @@ static magdyn_status free_step(magdyn_world *w, double t_end)
     magdyn_wi_rk_dense(w->rc, n, theta, 0, n, w->y);
     w->t = (last && theta == 1.0) ? t_end : w->t + theta * h;
     unpack(w, w->y);
-    if ((s = impact(w, theta == 0.0)) != MAGDYN_OK) return s;
     /* a pair that collides again before time moves on rests in contact,
        even when the manifold had no point to push: the contact stepper
        always makes progress */
-    if (theta == 0.0) return add_active(w, ci, cj);
+    again = theta == 0.0 && w->t == w->last_impact;
+    w->last_impact = w->t;
+    if ((s = impact(w, again)) != MAGDYN_OK) return s;
+    if (again) return add_active(w, ci, cj);
     return MAGDYN_OK;
 }
 
