@@ -449,15 +449,26 @@ static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid 
 
     /* faces lying on faces: their pair exactly, the rest by cubature */
     find_face_contacts(&pb, rel_tol);
-    /* dst's charged faces other than the contact face are 2 h from src,
-     * h its half thickness along the contact normal: when dst is the
-     * thinner box they sit in src's near field, and integrating over src
-     * instead is much cheaper (a thin plate lying on a cube) */
+    /* Which box to integrate over, when faces touch: src's other charged
+     * faces should not meet the contact plane (their field would be
+     * singular along lines across the contact face), so src's J should
+     * lie along the contact normal; and dst's other charged faces are 2 h
+     * from src, h its half thickness along the normal, so when both are
+     * fit the thicker box is integrated (a thin plate lying on a cube). */
     if (may_swap)
         for (f = 0; f < 6; f++) {
-            int a = pb.excl[f];
-            if (a >= 0 && comp(pb.half_d, f / 2) < comp(pb.half_s, a / 2))
-                return swapped(src, dst, rel_tol, force, torque);
+            int g = pb.excl[f], a = g / 2;
+            magdyn_vec3 jd = magdyn_mat3_mulv(pb.rel, dst->polarization);   /* src frame */
+            double js_off, jd_off;
+            if (g < 0) continue;
+            js_off = hypot(comp(pb.j_s, (a + 1) % 3), comp(pb.j_s, (a + 2) % 3)) / fabs(comp(pb.j_s, a));
+            jd_off = hypot(comp(jd, (a + 1) % 3), comp(jd, (a + 2) % 3)) / fmax(fabs(comp(jd, a)), 1e-300);
+            if ((js_off > 1e-12 && jd_off <= 1e-12)
+                || ((js_off > 1e-12) == (jd_off > 1e-12) && comp(pb.half_d, f / 2) < comp(pb.half_s, a))) {
+                if (swapped(src, dst, rel_tol, force, torque) == MAGDYN_OK) return MAGDYN_OK;
+                may_swap = 0;   /* did not converge: try this side */
+            }
+            break;
         }
     face_contacts(&pb, 0.1 * rel_tol * fchar, 0.1 * rel_tol * fchar * ld, cval, &cef, &cet);
 
