@@ -30,10 +30,10 @@ static double cf_comp(magdyn_vec3 v, int k) { return k == 0 ? v.x : (k == 1 ? v.
 static void cf_set(magdyn_vec3 *v, int k, double x)
 { if (k == 0) v->x = x; else if (k == 1) v->y = x; else v->z = x; }
 
-/* ln(y + sqrt(p2 + y^2)) without cancellation for y < 0 (p2 > 0 there) */
-static double cf_lnp(double y, double p2, double r)
+/* y + sqrt(p2 + y^2) without cancellation for y < 0 (p2 > 0 there) */
+static double cf_yr(double y, double p2, double r)
 {
-    return y >= 0.0 ? log(y + r) : log(p2 / (r - y));
+    return y >= 0.0 ? y + r : p2 / (r - y);
 }
 
 /*
@@ -61,12 +61,12 @@ static magdyn_vec3 cf_face_field(magdyn_vec3 h, magdyn_vec3 j, int g, magdyn_vec
     /* I_u = sum_i s_i [ln(Y + R_i.)]_{Y1}^{Y2}, s = (+1, -1) for X = (u-A, u+A) */
     for (i = 0; i < 2; i++) {
         double p2 = X[i] * X[i] + ww, si = i ? -1.0 : 1.0;
-        double t = cf_lnp(Y[1], p2, R[i][1]) - cf_lnp(Y[0], p2, R[i][0]);
+        double t = log(cf_yr(Y[1], p2, R[i][1]) / cf_yr(Y[0], p2, R[i][0]));
         if (isfinite(t)) iu += si * t;
     }
     for (k = 0; k < 2; k++) {
         double p2 = Y[k] * Y[k] + ww, sk = k ? -1.0 : 1.0;
-        double t = cf_lnp(X[1], p2, R[1][k]) - cf_lnp(X[0], p2, R[0][k]);
+        double t = log(cf_yr(X[1], p2, R[1][k]) / cf_yr(X[0], p2, R[0][k]));
         if (isfinite(t)) iv += sk * t;
     }
     /* solid angle, signed by the side: sum s_i s_k atan(X Y / (w R)) */
@@ -94,11 +94,11 @@ static double cf_phi(double A, double B, double x, double y)
     /* corner signs: + at (X2, Y2) and (X1, Y1) */
     for (i = 0; i < 2; i++) {
         double si = i ? 1.0 : -1.0, p2 = X[i] * X[i];
-        if (X[i] != 0.0) s += si * X[i] * (cf_lnp(Y[1], p2, R[i][1]) - cf_lnp(Y[0], p2, R[i][0]));
+        if (X[i] != 0.0) s += si * X[i] * log(cf_yr(Y[1], p2, R[i][1]) / cf_yr(Y[0], p2, R[i][0]));
     }
     for (k = 0; k < 2; k++) {
         double sk = k ? 1.0 : -1.0, p2 = Y[k] * Y[k];
-        if (Y[k] != 0.0) s += sk * Y[k] * (cf_lnp(X[1], p2, R[1][k]) - cf_lnp(X[0], p2, R[0][k]));
+        if (Y[k] != 0.0) s += sk * Y[k] * log(cf_yr(X[1], p2, R[1][k]) / cf_yr(X[0], p2, R[0][k]));
     }
     return s;
 }

@@ -470,7 +470,7 @@ static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid 
             }
             break;
         }
-    face_contacts(&pb, 0.1 * rel_tol * fchar, 0.1 * rel_tol * fchar * ld, cval, &cef, &cet);
+    face_contacts(&pb, 0.5 * rel_tol * fchar, 0.5 * rel_tol * fchar * ld, cval, &cef, &cet);
 
     for (f = 0; f < 6; f++) {
         if (pb.sigma[f] == 0.0) continue;
