@@ -34,7 +34,10 @@
 #define MAX_REGIONS 600          /* region budget: 600 x 96 bytes of stack */
 #endif
 #define OVERLAP_TOL 1e-9         /* allowed interpenetration / size */
-#define ROUND_FLOOR 2e-9         /* relative rounding of the summed face integrals */
+#define ROUND_FLOOR 2e-9
+#ifndef PRESPLIT
+#define PRESPLIT 1.0
+#endif         /* relative rounding of the summed face integrals */
 
 typedef struct {
     double s0, s1, t0, t1;       /* in face coordinates scaled to [-1, 1] */
@@ -474,10 +477,20 @@ static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid 
 
     for (f = 0; f < 6; f++) {
         if (pb.sigma[f] == 0.0) continue;
-        reg[nreg].s0 = -1; reg[nreg].s1 = 1; reg[nreg].t0 = -1; reg[nreg].t1 = 1;
-        reg[nreg].face = (signed char)f;
-        eval_region(&pb, &reg[nreg], 1.0, 1.0 / ld);
-        nreg++;
+        int ax = f / 2, n = 1, p;
+        /* boxes within a size of each other: each face needs at least two
+         * regions at any useful tolerance, so start there (halving along
+         * the longer side) and save the whole-face rule */
+        if (dist < PRESPLIT * (ls + ld)) n = 2;
+        for (p = 0; p < n; p++) {
+            int longer_s = comp(pb.half_d, (ax + 1) % 3) >= comp(pb.half_d, (ax + 2) % 3);
+            double lo = n == 1 ? -1.0 : (p ? 0.0 : -1.0), hi = n == 1 ? 1.0 : (p ? 1.0 : 0.0);
+            reg[nreg].s0 = longer_s ? lo : -1; reg[nreg].s1 = longer_s ? hi : 1;
+            reg[nreg].t0 = longer_s ? -1 : lo; reg[nreg].t1 = longer_s ? 1 : hi;
+            reg[nreg].face = (signed char)f;
+            eval_region(&pb, &reg[nreg], 1.0, 1.0 / ld);
+            nreg++;
+        }
     }
     for (;;) {
         int worst = -1;
