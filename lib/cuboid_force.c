@@ -2,22 +2,37 @@
  * cuboid_force.c - force and torque between two uniformly magnetised boxes
  * as extended bodies, to a requested relative accuracy.
  *
- * Why this formulation: the target (dst) is replaced by its Amperian
- * surface currents K = M x n (M = J/mu0), so that
- *     F = sum_faces int K x B_src dA,   T = sum_faces int (r - c) x (K x B_src) dA
- * are plain surface integrals of the source's exact field, with no volume
- * term (the charge model would need int M x B dV as well).  Faces with
- * K = 0 are skipped: a box magnetised along an axis carries current on its
- * four side faces only.
+ * Why this formulation: the target (dst) is replaced by its magnetic
+ * surface charges sigma = M.n (M = J/mu0), so that
+ *     F = sum_faces int sigma B_src dA,   T = sum_faces int (r - c) x sigma B_src dA
+ * are plain surface integrals of the source's exact field (with M uniform
+ * the volume terms of (M.grad)B and M x B cancel exactly).  Faces with
+ * sigma = 0 are skipped: a box magnetised along an axis has two charged
+ * faces.  (Until 2026-12 this file used the surface currents K = M x n on
+ * the other four faces; the charges were 1.5-2x cheaper in every case
+ * measured, and they allow the exact pair below.)
+ *
+ * Magnets lying face on face are the case that matters most and was the
+ * slowest: B_src on the contact face jumps and has logarithms along src's
+ * edges, lines that cross the face anywhere once it is twisted.  That
+ * pair (the src face under the contact face) is done exactly
+ * (cuboid_faces.h) and left out of the integrand, which is then smooth.
+ * Which box is integrated matters: src's other charged faces must not meet
+ * the contact plane, or their field is singular along lines on it (so src
+ * should be polarised along the contact normal), and dst's far charged
+ * face should not be close (so dst should be the thicker box); the roles
+ * are swapped when that helps, or when one side runs out of regions.
  *
  * The faces are integrated by globally adaptive Genz-Malik cubature
  * (Genz & Malik, J. Comput. Appl. Math. 6 (1980) 295): a degree-7 rule with
  * an embedded degree-5 rule, 17 points per rectangle; the rectangle with the
  * largest error is halved along the axis with the largest fourth difference
- * until the summed error estimate meets the tolerance.  When the boxes
- * touch, B_src has logarithmic singularities along src's edges, which then
- * lie on or cross dst's faces; the bisection grades the mesh towards them
- * geometrically.  (A smoothing substitution u = psi(s) that removes the
+ * until the summed error estimate meets the tolerance.  When faces touch
+ * along an edge or at a corner (a tilted box resting on an edge, or
+ * perpendicular polarizations, whose charged faces meet the other box's at
+ * right angles), B_src has logarithmic singularities on dst's faces; the
+ * bisection grades the mesh towards them geometrically, which is still slow
+ * (0.3-2 ms at 1e-4).  (A smoothing substitution u = psi(s) that removes the
  * edge logarithms was tried: it made the integrand of high degree, the
  * embedded estimate far too pessimistic, and the whole slower.)
  *
