@@ -67,6 +67,8 @@ typedef struct {
     magdyn_vec3 half_s, j_s;     /* src */
     magdyn_vec3 half_d;
     double sigma[6];             /* magnetic charge M.n on each dst face, A/m */
+    magdyn_vec3 k[6];            /* surface current M x n on each dst face, A/m */
+    int current;                 /* integrate K x B (1) rather than sigma B (0) */
     signed char excl[6];         /* src face lying on dst face f (its pair is
                                     done exactly), or -1 */
     double nudge;                /* evaluation points sit this far inside dst */
@@ -107,7 +109,7 @@ static void integrand(const problem *pb, int f, double s, double t, double out[6
             if (e != pb->excl[f]) b = magdyn_vec3_add(b, cf_face_field(pb->half_s, pb->j_s, e, rs));
     }
     b = magdyn_mat3_mulv(magdyn_mat3_transpose(pb->rel), b);
-    g = magdyn_vec3_scale(b, pb->sigma[f]);
+    g = pb->current ? magdyn_vec3_cross(pb->k[f], b) : magdyn_vec3_scale(b, pb->sigma[f]);
     tq = magdyn_vec3_cross(r, g);
     out[0] = w * g.x; out[1] = w * g.y; out[2] = w * g.z;
     out[3] = w * tq.x; out[4] = w * tq.y; out[5] = w * tq.z;
@@ -217,6 +219,46 @@ static void find_face_contacts(problem *pb, double rel_tol)
             if (ok) pb->excl[f] = (signed char)(2 * a + (sp < 0 ? 1 : 0));
         }
     }
+}
+
+static int has_contact(const problem *pb)
+{
+    int f;
+    for (f = 0; f < 6; f++)
+        if (pb->excl[f] >= 0) return 1;
+    return 0;
+}
+
+/*
+ * A charged dst face facing a charged src face across a gap smaller than
+ * half its smaller half side (and within 25 degrees of parallel to it),
+ * but not on it: the field of src's face on it then has near-jumps along
+ * src's edges, which cross it anywhere, and the cubature of sigma B
+ * crawls (the gap has no exact pair yet).  The surface currents of dst's
+ * other faces meet that field only along their edges, and are used then.
+ */
+static int facing_near(const problem *pb)
+{
+    int f, a, i;
+    for (f = 0; f < 6; f++) {
+        magdyn_vec3 c[4], nq;
+        if (pb->sigma[f] == 0.0) continue;
+        nq = magdyn_mat3_mulv(pb->rel, face_normal(f));
+        face_corners(pb, f, c);
+        for (a = 0; a < 3; a++) {
+            double na = comp(nq, a), sp = na > 0 ? -1.0 : 1.0, plane = sp * comp(pb->half_s, a);
+            double hmin = fmin(comp(pb->half_d, (f / 2 + 1) % 3), comp(pb->half_d, (f / 2 + 2) % 3));
+            double lo = INFINITY, hi = -INFINITY;
+            if (fabs(na) < 0.9 || comp(pb->j_s, a) == 0.0) continue;
+            for (i = 0; i < 4; i++) {
+                double hgt = sp * (comp(c[i], a) - plane);   /* > 0: outside src's face */
+                lo = fmin(lo, hgt);
+                hi = fmax(hi, hgt);
+            }
+            if (lo > -1e-9 * hmin && hi < 0.5 * hmin) return 1;
+        }
+    }
+    return 0;
 }
 
 /*
@@ -445,8 +487,10 @@ static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid 
     if (sep < 0.0) pb.t = magdyn_vec3_madd(pb.t, -sep, axis);
     pb.nudge = 1e-13 * fmin(fmin(dst->half.x, dst->half.y), dst->half.z);
 
-    for (f = 0; f < 6; f++)
+    for (f = 0; f < 6; f++) {
         pb.sigma[f] = magdyn_vec3_dot(dst->polarization, face_normal(f)) / MAGDYN_MU0;
+        pb.k[f] = magdyn_vec3_scale(magdyn_vec3_cross(dst->polarization, face_normal(f)), 1.0 / MAGDYN_MU0);
+    }
 
     if (magdyn_vec3_norm(src->polarization) == 0.0 || magdyn_vec3_norm(dst->polarization) == 0.0) {
         if (force) *force = magdyn_v3(0, 0, 0);
@@ -467,6 +511,7 @@ static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid 
 
     /* faces lying on faces: their pair exactly, the rest by cubature */
     find_face_contacts(&pb, rel_tol);
+    pb.current = !has_contact(&pb) && facing_near(&pb);
     /* Which box to integrate over, when faces touch: src's other charged
      * faces should not meet the contact plane (their field would be
      * singular along lines across the contact face), so src's J should
@@ -491,7 +536,7 @@ static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid 
     face_contacts(&pb, 0.5 * rel_tol * fchar, 0.5 * rel_tol * fchar * ld, cval, &cef, &cet);
 
     for (f = 0; f < 6; f++) {
-        if (pb.sigma[f] == 0.0) continue;
+        if (pb.current ? magdyn_vec3_norm2(pb.k[f]) == 0.0 : pb.sigma[f] == 0.0) continue;
         int ax = f / 2, n = 1, p;
         /* boxes within a size of each other: each face needs at least two
          * regions at any useful tolerance, so start there (halving along

@@ -430,6 +430,16 @@ START_TEST(twisted_stacks)
                   "T %.10g", t.z);
     ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &b, 1e-4, &fa, &ta), MAGDYN_OK);
     ck_assert(vrel(fa, f, 37.95) < 1e-4 && vrel(ta, t, 37.95 * 0.0087) < 1e-4);
+    /* 0.1 um apart (a stepper closing in): no exact pair, the other path;
+     * continuous with contact to O(gap/size ln) = 1e-5 */
+    {
+        magdyn_cuboid b2 = b;
+        magdyn_vec3 fg, tg;
+        b2.center.z += 1e-7;
+        ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &b2, 1e-4, &fg, &tg), MAGDYN_OK);
+        ck_assert_msg(vrel(fg, f, 37.95) < 1e-4 + 4e-5, "gap 1e-7: %g", vrel(fg, f, 37.95));
+        ck_assert(vrel(tg, t, 37.95 * 0.0087) < 1e-4 + 4e-5);
+    }
     c.orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 0.7);
     ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &c, 1e-6, &f, &t), MAGDYN_OK);
     ck_assert_int_eq(magdyn_cuboid_force_torque(&c, &a, 1e-6, &fa, &ta), MAGDYN_OK);
