@@ -8,9 +8,11 @@
  * are plain surface integrals of the source's exact field (with M uniform
  * the volume terms of (M.grad)B and M x B cancel exactly).  Faces with
  * sigma = 0 are skipped: a box magnetised along an axis has two charged
- * faces.  (Until 2026-12 this file used the surface currents K = M x n on
- * the other four faces; the charges were 1.5-2x cheaper in every case
- * measured, and they allow the exact pair below.)
+ * faces.  The surface currents K = M x n (F = int K x B, T = int r x
+ * (K x B), on the other faces) give the same totals; the charges were
+ * 1.5-2x cheaper in the cases measured and allow the exact pair below, but
+ * for a charged face facing src across a small gap (approaching contact)
+ * the currents are much cheaper and are used (facing_near).
  *
  * Magnets lying face on face are the case that matters most and was the
  * slowest: B_src on the contact face jumps and has logarithms along src's

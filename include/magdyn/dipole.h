@@ -115,6 +115,9 @@ MAGDYN_API magdyn_vec3 magdyn_cuboid_moment(const magdyn_cuboid *c);
  * moment for the normal field, line integrals of the face's potential
  * around the other face for the in-plane field (lib/cuboid_faces.h); the
  * box with J along the contact normal (else the thicker) is integrated.
+ * Across a small gap (a charged face facing src closer than half its side,
+ * not touching) dst's surface currents K = M x n are integrated instead
+ * (int K x B_src dA and its moment), which is far cheaper there.
  * The rest is integrated by globally adaptive Genz-Malik cubature
  * (degree 7 with an embedded degree 5 error estimate; bisection grades the
  * mesh towards the logarithmic singularities of faces touching along an
