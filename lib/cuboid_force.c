@@ -429,12 +429,16 @@ static magdyn_status check_box(const magdyn_cuboid *c)
     return MAGDYN_OK;
 }
 
+/* force_torque's answer when the other box should be integrated (never
+ * returned to the caller) */
+#define PREFER_SWAP 1
+
+static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid *dst, double rel_tol,
+                                  int may_prefer, magdyn_vec3 *force, magdyn_vec3 *torque);
+
 /* The same from the other side: force and torque on src about its centre,
  * turned into those on dst by Newton's third law and the balance of
  * angular momentum (T_dst = -T_src - (c_src - c_dst) x F_src). */
-static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid *dst, double rel_tol,
-                                  int may_swap, magdyn_vec3 *force, magdyn_vec3 *torque);
-
 static magdyn_status swapped(const magdyn_cuboid *src, const magdyn_cuboid *dst, double rel_tol,
                              magdyn_vec3 *force, magdyn_vec3 *torque)
 {
@@ -448,14 +452,23 @@ static magdyn_status swapped(const magdyn_cuboid *src, const magdyn_cuboid *dst,
     return MAGDYN_OK;
 }
 
+/* The sides are tried one after the other (never nested: each holds the
+ * region array on the stack): the preferred side first, the other when the
+ * first runs out of regions. */
 magdyn_status magdyn_cuboid_force_torque(const magdyn_cuboid *src, const magdyn_cuboid *dst,
                                          double rel_tol, magdyn_vec3 *force, magdyn_vec3 *torque)
 {
-    return force_torque(src, dst, rel_tol, 1, force, torque);
+    magdyn_status s = force_torque(src, dst, rel_tol, 1, force, torque);
+    if ((int)s == PREFER_SWAP) {
+        if (swapped(src, dst, rel_tol, force, torque) == MAGDYN_OK) return MAGDYN_OK;
+        return force_torque(src, dst, rel_tol, 0, force, torque);
+    }
+    if (s == MAGDYN_ENOCONV && swapped(src, dst, rel_tol, force, torque) == MAGDYN_OK) return MAGDYN_OK;
+    return s;
 }
 
 static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid *dst, double rel_tol,
-                                  int may_swap, magdyn_vec3 *force, magdyn_vec3 *torque)
+                                  int may_prefer, magdyn_vec3 *force, magdyn_vec3 *torque)
 {
     region reg[MAX_REGIONS];
     problem pb;
@@ -520,7 +533,7 @@ static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid 
      * lie along the contact normal; and dst's other charged faces are 2 h
      * from src, h its half thickness along the normal, so when both are
      * fit the thicker box is integrated (a thin plate lying on a cube). */
-    if (may_swap)
+    if (may_prefer)
         for (f = 0; f < 6; f++) {
             int g = pb.excl[f], a = g / 2;
             magdyn_vec3 jd = magdyn_mat3_mulv(pb.rel, dst->polarization);   /* src frame */
@@ -529,10 +542,8 @@ static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid 
             js_off = hypot(comp(pb.j_s, (a + 1) % 3), comp(pb.j_s, (a + 2) % 3)) / fabs(comp(pb.j_s, a));
             jd_off = hypot(comp(jd, (a + 1) % 3), comp(jd, (a + 2) % 3)) / fmax(fabs(comp(jd, a)), 1e-300);
             if ((js_off > 1e-12 && jd_off <= 1e-12)
-                || ((js_off > 1e-12) == (jd_off > 1e-12) && comp(pb.half_d, f / 2) < comp(pb.half_s, a))) {
-                if (swapped(src, dst, rel_tol, force, torque) == MAGDYN_OK) return MAGDYN_OK;
-                may_swap = 0;   /* did not converge: try this side */
-            }
+                || ((js_off > 1e-12) == (jd_off > 1e-12) && comp(pb.half_d, f / 2) < comp(pb.half_s, a)))
+                return (magdyn_status)PREFER_SWAP;
             break;
         }
     face_contacts(&pb, 0.5 * rel_tol * fchar, 0.5 * rel_tol * fchar * ld, cval, &cef, &cet);
@@ -582,8 +593,8 @@ static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid 
             refine++;
             continue;
         }
-        if (nreg + 1 > MAX_REGIONS)   /* perhaps the other side is easier */
-            return may_swap ? swapped(src, dst, rel_tol, force, torque) : MAGDYN_ENOCONV;
+        if (nreg + 1 > MAX_REGIONS)
+            return MAGDYN_ENOCONV;
         for (i = 0; i < nreg; i++) {
             double e = reg[i].ef / tolf + reg[i].et / tolt;
             if (e > wmax) { wmax = e; worst = i; }
