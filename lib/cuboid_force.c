@@ -10,7 +10,7 @@
  * sigma = 0 are skipped: a box magnetised along an axis has two charged
  * faces.  The surface currents K = M x n (F = int K x B, T = int r x
  * (K x B), on the other faces) give the same totals; the charges were
- * 1.5-2x cheaper in the cases measured and allow the exact pair below, but
+ * 1.4-2x cheaper in the cases measured and allow the exact pair below, but
  * for a charged face facing src across a small gap (approaching contact)
  * the currents are much cheaper and are used (facing_near).
  *
