@@ -1,8 +1,9 @@
 /*
  * bench/dipole_cuboid.c - cost of the cuboid field and of the force and
  * torque between two magnets: point dipoles, the Akoun-Yonnet closed form
- * (with its torque extension, the path of aligned magnets), and the adaptive
- * extended-body cubature at 1e-4, touching and 5 mm apart.
+ * (with its torque extension, the path of aligned magnets), and the general
+ * extended-body path (exact face-on-face pair plus adaptive cubature) at
+ * 1e-4 (and 1e-6), touching and 5 mm apart.
  * Magnets: 10 mm NdFeB cubes, J = 1.2 T (issue 3's example).
  */
 #define _POSIX_C_SOURCE 199309L
@@ -85,19 +86,45 @@ int main(void)
         /* twisted by 1e-5 rad (above the snapping angle): all by cubature */
         b.orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 1e-5);
         t = per_call_force(FT_FULL, &a, &b, 1e-4, &f, &st);
-        printf("  force_torque 1e-4, twisted 1e-5 (cubature) %8.1f us  F = %.5g N (status %d)\n",
+        printf("  force_torque 1e-4, twisted 1e-5             %8.1f us  F = %.5g N (status %d)\n",
                t * 1e6, -f.z, st);
         b.orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 0.5);
         t = per_call_force(FT_FULL, &a, &b, 1e-4, &f, &st);
-        printf("  force_torque 1e-4, twisted 0.5 (cubature)  %8.1f us  F = %.5g N (status %d)\n",
+        printf("  force_torque 1e-4, twisted 0.5              %8.1f us  F = %.5g N (status %d)\n",
                t * 1e6, -f.z, st);
         t = per_call_force(FT_FULL, &a, &b, 1e-2, &f, &st);
-        printf("  force_torque 1e-2, twisted 0.5 (cubature)  %8.1f us  F = %.5g N (status %d)\n",
+        printf("  force_torque 1e-2, twisted 0.5              %8.1f us  F = %.5g N (status %d)\n",
                t * 1e6, -f.z, st);
         b.orientation = magdyn_quat_from_axis_angle(magdyn_v3(1, 0, 0), 0.3);
         b.center.z += 0.005 * (cos(0.3) + sin(0.3) - 1.0);   /* resting on an edge */
         t = per_call_force(FT_FULL, &a, &b, 1e-4, &f, &st);
-        printf("  force_torque 1e-4, tilted 0.3 about x    %10.1f us  F = %.5g N (status %d)\n\n",
+        printf("  force_torque 1e-4, tilted 0.3 about x    %10.1f us  F = %.5g N (status %d)\n",
+               t * 1e6, -f.z, st);
+        /* T-shape: aligned, dst magnetised across the stacking axis (no
+         * closed form: perpendicular charged faces) */
+        b = a;
+        b.center = magdyn_v3(0, 0, 0.01 + gaps[g]);
+        b.polarization = magdyn_v3(1.2, 0, 0);
+        t = per_call_force(FT_FULL, &a, &b, 1e-4, &f, &st);
+        printf("  force_torque 1e-4, T-shape (J_dst along x) %8.1f us  F_x = %.5g N (status %d)\n",
+               t * 1e6, f.x, st);
+        /* a smaller box, J oblique, twisted 0.7 rad and offset on top */
+        {
+            magdyn_cuboid c = {{0.004, 0.003, 0.002}, {0.2, -0.3, 1.0}, {0.002, -0.001, 0.007}, {1, 0, 0, 0}};
+            c.center.z += gaps[g];
+            c.orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 0.7);
+            t = per_call_force(FT_FULL, &a, &c, 1e-4, &f, &st);
+            printf("  force_torque 1e-4, oblique J, twisted 0.7  %8.1f us  F = %.5g N (status %d)\n",
+                   t * 1e6, -f.z, st);
+            t = per_call_force(FT_FULL, &a, &c, 1e-6, &f, &st);
+            printf("  force_torque 1e-6, oblique J, twisted 0.7  %8.1f us  F = %.5g N (status %d)\n",
+                   t * 1e6, -f.z, st);
+        }
+        b = a;
+        b.center = magdyn_v3(0, 0, 0.01 + gaps[g]);
+        b.orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 0.5);
+        t = per_call_force(FT_FULL, &a, &b, 1e-6, &f, &st);
+        printf("  force_torque 1e-6, twisted 0.5             %8.1f us  F = %.5g N (status %d)\n\n",
                t * 1e6, -f.z, st);
     }
     return 0;

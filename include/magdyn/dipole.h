@@ -106,14 +106,23 @@ MAGDYN_API magdyn_vec3 magdyn_cuboid_moment(const magdyn_cuboid *c);
  * Force and torque on dst due to src, as extended bodies (any orientations,
  * touching included), to relative accuracy rel_tol; torque about dst's centre.
  *
- * Method: dst is replaced by its equivalent surface currents K = M x n
- * (M = J/mu0), and F = sum over faces of the integral of K x B_src dA,
- * T = integral of (r - c) x (K x B_src) dA with B_src the exact field of
+ * Method: dst is replaced by its magnetic surface charges sigma = M.n
+ * (M = J/mu0), and F = sum over faces of the integral of sigma B_src dA,
+ * T = integral of (r - c) x sigma B_src dA with B_src the exact field of
  * src (magdyn_cuboid_field; on a shared face the limit from dst's side).
- * The faces are integrated by globally adaptive Genz-Malik cubature
+ * A charged dst face lying on a charged src face (face-on-face contact at
+ * any twist or offset) gets that pair exactly: overlap area and first
+ * moment for the normal field, line integrals of the face's potential
+ * around the other face for the in-plane field (lib/cuboid_faces.h); the
+ * box with J along the contact normal (else the thicker) is integrated.
+ * Across a small gap (a charged face facing src closer than half its side,
+ * not touching) dst's surface currents K = M x n are integrated instead
+ * (int K x B_src dA and its moment), which is far cheaper there.
+ * The rest is integrated by globally adaptive Genz-Malik cubature
  * (degree 7 with an embedded degree 5 error estimate; bisection grades the
- * mesh towards the logarithmic edge singularities of contact) until the
- * estimated error is at most rel_tol |F| for the force
+ * mesh towards the logarithmic singularities of faces touching along an
+ * edge or corner, the slow case) until the summed estimated error (with
+ * the line integrals') is at most rel_tol |F| for the force
  * and rel_tol max(|T|, |F| L) for the torque, L = dst's half diagonal (plus
  * a rounding floor of 2e-9 times the summed magnitude of the face integrals,
  * which matters only for tight tolerances beyond ~30 sizes apart).
@@ -137,7 +146,8 @@ MAGDYN_API magdyn_vec3 magdyn_cuboid_moment(const magdyn_cuboid *c);
  * MAGDYN_ENORM for an orientation that is not a unit quaternion
  * (||q| - 1| > 1e-9); MAGDYN_EOVERLAP when the boxes interpenetrate by more
  * than 1e-9 of their size (touching is fine); MAGDYN_ENOCONV when the
- * tolerance was not reached within the cubature's region budget.  force
+ * tolerance was not reached within the cubature's region budget (from either
+ * side).  force
  * or torque may be NULL; on failure they are untouched.
  */
 MAGDYN_API magdyn_status magdyn_cuboid_force_torque(const magdyn_cuboid *src,
