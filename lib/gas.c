@@ -1,0 +1,746 @@
+/*
+ * gas.c - event-driven dynamics of hard discs and rotors (magdyn/gas.h):
+ * adding particles, cell grid, event prediction and the event loop.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include "kinetics_impl.h"
+#include "gas_impl.h"
+
+/* At most this many cells per particle (dilute gases get larger cells). */
+#define CELLS_PER_PARTICLE 4
+/* Contact tolerance of the overlap test when adding (relative). */
+#define ADD_OVERLAP_TOL 1e-12
+/* A rotor pair event is a contact when the gap is below this (relative). */
+#define CONTACT_TOL 1e-9
+
+magdyn_gas_params magdyn_gas_params_default(void)
+{
+    magdyn_gas_params p = {1.0, 1.0, 1};
+    return p;
+}
+
+magdyn_gas *magdyn_gas_new(const magdyn_gas_params *params)
+{
+    magdyn_gas *g;
+    if (!params || !isfinite(params->width) || !isfinite(params->height) ||
+        !(params->width > 0.0) || !(params->height > 0.0))
+        return NULL;
+    g = calloc(1, sizeof *g);
+    if (!g) return NULL;
+    g->par = *params;
+    g->par.periodic = params->periodic != 0;
+    g->e_pair = g->e_wall = 1.0;
+    return g;
+}
+
+void magdyn_gas_free(magdyn_gas *g)
+{
+    if (!g) return;
+    free(g->p); free(g->c); free(g->ev);
+    free(g->disc_k); free(g->rot_k); free(g->rot);
+    free(g->head);
+    free(g->heap_t); free(g->heap_k); free(g->hpos);
+    free(g);
+}
+
+magdyn_status magdyn_gas_set_restitution(magdyn_gas *g, double pair, double wall)
+{
+    if (!g) return MAGDYN_EINVAL;
+    if (!isfinite(pair) || !isfinite(wall)) return MAGDYN_ENONFINITE;
+    if (!(pair >= 0.0 && pair <= 1.0 && wall >= 0.0 && wall <= 1.0)) return MAGDYN_EINVAL;
+    g->e_pair = pair;
+    g->e_wall = wall;
+    return MAGDYN_OK;
+}
+
+/* ---- cell grid ----------------------------------------------------------- */
+
+static int cell_of(const magdyn_gas *g, double x, double y)
+{
+    int cx = (int)floor(x / g->cw), cy = (int)floor(y / g->ch);
+    if (cx < 0) cx = 0; else if (cx >= g->ncx) cx = g->ncx - 1;
+    if (cy < 0) cy = 0; else if (cy >= g->ncy) cy = g->ncy - 1;
+    return cy * g->ncx + cx;
+}
+
+/* Smallest cell edge that keeps every interacting pair in adjacent cells. */
+static double cell_min(double max_reach) { return 2.0 * max_reach * (1.0 + 1e-9); }
+
+/* Cells along a side of length len, each at least cmin, at most ~maxc in all. */
+static int cells_along(double len, double cmin, double cmax_edge, int periodic)
+{
+    double c = cmin > cmax_edge ? cmin : cmax_edge;
+    double n = floor(len / c);
+    if (periodic && n < 3.0 && len / 3.0 >= cmin) n = 3.0;
+    if (n < 1.0) n = 1.0;
+    if (n > 1e6) n = 1e6;
+    return (int)n;
+}
+
+static magdyn_status grid_build(magdyn_gas *g, double max_reach, int n_expected)
+{
+    double cmin = cell_min(max_reach), area = g->par.width * g->par.height, edge;
+    long maxc = (long)CELLS_PER_PARTICLE * (n_expected > 16 ? n_expected : 16);
+    int ncx, ncy, k, *head;
+    edge = sqrt(area / (double)maxc);
+    ncx = cells_along(g->par.width, cmin, edge, g->par.periodic);
+    ncy = cells_along(g->par.height, cmin, edge, g->par.periodic);
+    head = realloc(g->head, (size_t)ncx * (size_t)ncy * sizeof *head);
+    if (!head) return MAGDYN_ENOMEM;
+    g->head = head;
+    g->ncx = ncx; g->ncy = ncy;
+    g->cw = g->par.width / ncx; g->ch = g->par.height / ncy;
+    for (k = 0; k < ncx * ncy; k++) head[k] = -1;
+    for (k = 0; k < g->n; k++) {
+        int c = cell_of(g, g->p[k].x, g->p[k].y);
+        g->p[k].cell = c;
+        g->p[k].next = head[c];
+        head[c] = k;
+    }
+    g->built_n = n_expected;
+    return MAGDYN_OK;
+}
+
+static void cell_remove(magdyn_gas *g, int k)
+{
+    int *pp = &g->head[g->p[k].cell];
+    while (*pp != k) pp = &g->p[*pp].next;
+    *pp = g->p[k].next;
+}
+
+static void cell_insert(magdyn_gas *g, int k, int c)
+{
+    g->p[k].cell = c;
+    g->p[k].next = g->head[c];
+    g->head[c] = k;
+}
+
+/* ---- adding particles ------------------------------------------------ */
+
+/* A candidate particle as seen by the overlap test. */
+typedef struct {
+    double x, y, rad, l, angle;   /* l = 0 for a disc */
+} shape;
+
+static shape shape_of(const magdyn_gas *g, int k)
+{
+    const gas_particle *p = &g->p[k];
+    shape s;
+    s.x = p->x; s.y = p->y; s.rad = p->rad;
+    if (p->rot >= 0) { s.l = g->rot[p->rot].half_length; s.angle = g->rot[p->rot].angle; }
+    else { s.l = 0.0; s.angle = 0.0; }
+    return s;
+}
+
+/* Minimum image of a separation in a periodic box (|d| < len assumed). */
+static double min_image(double d, double len)
+{
+    if (d > 0.5 * len) return d - len;
+    if (d < -0.5 * len) return d + len;
+    return d;
+}
+
+/* 1 when a and b overlap by more than the tolerance. */
+static int shapes_overlap(const magdyn_gas *g, const shape *a, const shape *b)
+{
+    double dx = a->x - b->x, dy = a->y - b->y, s = a->rad + b->rad;
+    double lim = s * (1.0 - ADD_OVERLAP_TOL);
+    int na = a->l > 0.0 ? 2 : 1, nb = b->l > 0.0 ? 2 : 1, i, j;
+    if (g->par.periodic) { dx = min_image(dx, g->par.width); dy = min_image(dy, g->par.height); }
+    for (i = 0; i < na; i++)
+        for (j = 0; j < nb; j++) {
+            double sa = i ? -a->l : a->l, sb = j ? -b->l : b->l;
+            double ex = dx + sa * cos(a->angle) - sb * cos(b->angle);
+            double ey = dy + sa * sin(a->angle) - sb * sin(b->angle);
+            if (ex * ex + ey * ey < lim * lim) return 1;
+        }
+    return 0;
+}
+
+static magdyn_status grow(magdyn_gas *g)
+{
+    int cap = g->cap ? 2 * g->cap : 64;
+    void *q;
+    if ((q = realloc(g->p, (size_t)cap * sizeof *g->p)) == NULL) return MAGDYN_ENOMEM;
+    g->p = q;
+    if ((q = realloc(g->c, (size_t)cap * sizeof *g->c)) == NULL) return MAGDYN_ENOMEM;
+    g->c = q;
+    if ((q = realloc(g->ev, (size_t)cap * sizeof *g->ev)) == NULL) return MAGDYN_ENOMEM;
+    g->ev = q;
+    if ((q = realloc(g->heap_t, (size_t)cap * sizeof *g->heap_t)) == NULL) return MAGDYN_ENOMEM;
+    g->heap_t = q;
+    if ((q = realloc(g->heap_k, (size_t)cap * sizeof *g->heap_k)) == NULL) return MAGDYN_ENOMEM;
+    g->heap_k = q;
+    if ((q = realloc(g->hpos, (size_t)cap * sizeof *g->hpos)) == NULL) return MAGDYN_ENOMEM;
+    g->hpos = q;
+    g->cap = cap;
+    return MAGDYN_OK;
+}
+
+static magdyn_status grow_index(int **arr, int *cap, int n)
+{
+    int nc;
+    int *q;
+    if (n < *cap) return MAGDYN_OK;
+    nc = *cap ? 2 * *cap : 16;
+    q = realloc(*arr, (size_t)nc * sizeof *q);
+    if (!q) return MAGDYN_ENOMEM;
+    *arr = q; *cap = nc;
+    return MAGDYN_OK;
+}
+
+/* Checks box and overlaps for s (reach = its centre-to-contact reach), then
+ * appends it.  Returns the internal index or a negative status. */
+static int add_particle(magdyn_gas *g, shape s, double reach, magdyn_vec2 v, double mass,
+                        const magdyn_rotor *r, int species)
+{
+    double w = g->par.width, h = g->par.height, new_max;
+    int cx, cy, dx, dy, k, idx;
+    magdyn_status st;
+    if (species < 0) return MAGDYN_EINVAL;
+    if (g->par.periodic) {
+        if (s.x < 0.0 || s.x > w || s.y < 0.0 || s.y > h) return MAGDYN_ERANGE;
+        if (s.x == w) s.x = 0.0;
+        if (s.y == h) s.y = 0.0;
+        if (cell_min(reach) * 3.0 > w || cell_min(reach) * 3.0 > h) return MAGDYN_ERANGE;
+    } else {
+        double ex = fabs(s.l * cos(s.angle)), ey = fabs(s.l * sin(s.angle));
+        if (s.x - ex - s.rad < 0.0 || s.x + ex + s.rad > w ||
+            s.y - ey - s.rad < 0.0 || s.y + ey + s.rad > h)
+            return MAGDYN_ERANGE;
+    }
+    if (g->n >= INT_MAX / 4) return MAGDYN_ENOMEM;
+    new_max = reach > g->max_reach ? reach : g->max_reach;
+    if (!g->head || new_max > g->max_reach || g->n + 1 > g->built_n) {
+        if ((st = grid_build(g, new_max, 2 * (g->n + 1))) != MAGDYN_OK) return st;
+        g->max_reach = new_max;
+    }
+    /* overlaps: every particle that can touch s sits in the 3x3 cells */
+    {
+        int c = cell_of(g, s.x, s.y);
+        cx = c % g->ncx; cy = c / g->ncx;
+    }
+    for (dy = -1; dy <= 1; dy++) {
+        int yy = cy + dy;
+        if (yy < 0 || yy >= g->ncy) {
+            if (!g->par.periodic) continue;
+            yy = (yy + g->ncy) % g->ncy;
+        }
+        for (dx = -1; dx <= 1; dx++) {
+            int xx = cx + dx;
+            if (xx < 0 || xx >= g->ncx) {
+                if (!g->par.periodic) continue;
+                xx = (xx + g->ncx) % g->ncx;
+            }
+            /* tiny grids: a cell reached twice is checked twice, harmlessly */
+            for (k = g->head[yy * g->ncx + xx]; k >= 0; k = g->p[k].next) {
+                shape o = shape_of(g, k);
+                if (shapes_overlap(g, &s, &o)) return MAGDYN_EOVERLAP;
+            }
+        }
+    }
+    if (g->n == g->cap && (st = grow(g)) != MAGDYN_OK) return st;
+    if (r) {
+        gas_rotor *q;
+        if ((st = grow_index(&g->rot_k, &g->cap_rot, g->n_rot)) != MAGDYN_OK) return st;
+        q = realloc(g->rot, (size_t)g->cap_rot * sizeof *q);
+        if (!q) return MAGDYN_ENOMEM;
+        g->rot = q;
+    } else if ((st = grow_index(&g->disc_k, &g->cap_disc, g->n_disc)) != MAGDYN_OK) {
+        return st;
+    }
+    k = g->n++;
+    g->p[k].x = s.x; g->p[k].y = s.y; g->p[k].vx = v.x; g->p[k].vy = v.y;
+    g->p[k].t0 = g->time; g->p[k].rad = s.rad; g->p[k].count = 0;
+    g->c[k].mass = mass; g->c[k].inv_mass = 1.0 / mass; g->c[k].species = species;
+    g->ev[k].otype = EV_NONE;
+    g->ev[k].tp = g->ev[k].to = INFINITY;
+    if (r) {
+        gas_rotor *q = &g->rot[g->n_rot];
+        q->angle = remainder(r->angle, 2.0 * MAGDYN_PI);
+        q->omega = r->omega; q->inertia = r->inertia; q->inv_inertia = 1.0 / r->inertia;
+        q->half_length = r->half_length;
+        g->p[k].rot = g->n_rot;
+        g->rot_k[g->n_rot] = k;
+        idx = g->n_rot++;
+    } else {
+        g->p[k].rot = -1;
+        g->disc_k[g->n_disc] = k;
+        idx = g->n_disc++;
+    }
+    g->c[k].ext = idx;
+    cell_insert(g, k, cell_of(g, s.x, s.y));
+    g->ke_trans += 0.5 * mass * (v.x * v.x + v.y * v.y);
+    g->primed = 0;
+    return idx;
+}
+
+int magdyn_gas_add_disc_species(magdyn_gas *g, const magdyn_disc *d, int species)
+{
+    magdyn_status st;
+    shape s;
+    if (!g) return MAGDYN_EINVAL;
+    if ((st = magdyn_disc_check(d)) != MAGDYN_OK) return st;
+    s.x = d->r.x; s.y = d->r.y; s.rad = d->radius; s.l = 0.0; s.angle = 0.0;
+    return add_particle(g, s, d->radius, d->v, d->mass, NULL, species);
+}
+
+int magdyn_gas_add_rotor_species(magdyn_gas *g, const magdyn_rotor *r, int species)
+{
+    magdyn_status st;
+    shape s;
+    if (!g) return MAGDYN_EINVAL;
+    if ((st = magdyn_rotor_check(r)) != MAGDYN_OK) return st;
+    s.x = r->r.x; s.y = r->r.y; s.rad = r->end_radius; s.l = r->half_length; s.angle = r->angle;
+    return add_particle(g, s, r->half_length + r->end_radius, r->v, r->mass, r, species);
+}
+
+int magdyn_gas_add_disc(magdyn_gas *g, const magdyn_disc *d)
+{ return magdyn_gas_add_disc_species(g, d, 0); }
+
+int magdyn_gas_add_rotor(magdyn_gas *g, const magdyn_rotor *r)
+{ return magdyn_gas_add_rotor_species(g, r, 0); }
+
+/* ---- prediction ---------------------------------------------------------- */
+
+static void sync(magdyn_gas *g, int k)
+{
+    gas_particle *p = &g->p[k];
+    double dt = g->time - p->t0;
+    p->x += p->vx * dt; p->y += p->vy * dt; p->t0 = g->time;
+    if (p->rot >= 0) {
+        gas_rotor *q = &g->rot[p->rot];
+        q->angle += q->omega * dt;
+        if (fabs(q->angle) > 64.0 * MAGDYN_PI) q->angle = remainder(q->angle, 2.0 * MAGDYN_PI);
+    }
+}
+
+/* Arms (end offsets) of particle k at time now: n arms written to a. */
+static int arms_of(const magdyn_gas *g, int k, double now, mdk_arm a[2])
+{
+    const gas_particle *p = &g->p[k];
+    if (p->rot < 0) { a[0].l = 0.0; a[0].th = 0.0; a[0].om = 0.0; return 1; }
+    {
+        const gas_rotor *q = &g->rot[p->rot];
+        double th = q->angle + q->omega * (now - p->t0);
+        a[0].l = q->half_length; a[1].l = -q->half_length;
+        a[0].th = a[1].th = th;
+        a[0].om = a[1].om = q->omega;
+        return 2;
+    }
+}
+
+/* Earliest contact (relative time, below horizon) of k and j involving a rotor. */
+static double rotor_pair_time(const magdyn_gas *g, int k, int j, double dx, double dy,
+                              double dvx, double dvy, double horizon)
+{
+    mdk_arm ak[2], aj[2];
+    int nk = arms_of(g, k, g->time, ak), nj = arms_of(g, j, g->time, aj), a, b;
+    double s = g->p[k].rad + g->p[j].rad, best = INFINITY;
+    for (a = 0; a < nk; a++)
+        for (b = 0; b < nj; b++) {
+            double t = mdk_pair_root(dx, dy, dvx, dvy, ak[a], aj[b], s,
+                                     best < horizon ? best : horizon);
+            if (t < best) best = t;
+        }
+    return best;
+}
+
+/* Next cell crossing or wall collision of k (synchronised to g->time):
+ * writes the "other" half of g->ev[k]; rotor walls are searched only up to
+ * the particle's pair event. */
+static void predict_other(magdyn_gas *g, int k)
+{
+    const gas_particle *p = &g->p[k];
+    gas_event *ev = &g->ev[k];
+    double now = g->time, best = INFINITY, w = g->par.width, h = g->par.height;
+    double x = p->x, y = p->y, vx = p->vx, vy = p->vy;
+    int cx = p->cell % g->ncx, cy = p->cell / g->ncx, periodic = g->par.periodic;
+    ev->otype = EV_NONE;
+    /* cell crossings (towards the outer walls the wall comes first) */
+    if (vx > 0.0 && (periodic || cx + 1 < g->ncx)) {
+        double t = ((cx + 1) * g->cw - x) / vx;
+        if (t < 0.0) t = 0.0;
+        best = now + t; ev->otype = EV_CELL; ev->oarg = 0;
+    } else if (vx < 0.0 && (periodic || cx > 0)) {
+        double t = (cx * g->cw - x) / vx;
+        if (t < 0.0) t = 0.0;
+        best = now + t; ev->otype = EV_CELL; ev->oarg = 1;
+    }
+    if (vy > 0.0 && (periodic || cy + 1 < g->ncy)) {
+        double t = ((cy + 1) * g->ch - y) / vy;
+        if (t < 0.0) t = 0.0;
+        if (now + t < best) { best = now + t; ev->otype = EV_CELL; ev->oarg = 2; }
+    } else if (vy < 0.0 && (periodic || cy > 0)) {
+        double t = (cy * g->ch - y) / vy;
+        if (t < 0.0) t = 0.0;
+        if (now + t < best) { best = now + t; ev->otype = EV_CELL; ev->oarg = 3; }
+    }
+    if (!periodic) {
+        if (p->rot < 0) {
+            double r = p->rad, t;
+            if (vx < 0.0) { t = (x - r) / -vx; if (t < 0.0) t = 0.0;
+                if (now + t < best) { best = now + t; ev->otype = EV_WALL; ev->oarg = 0; } }
+            else if (vx > 0.0) { t = (w - r - x) / vx; if (t < 0.0) t = 0.0;
+                if (now + t < best) { best = now + t; ev->otype = EV_WALL; ev->oarg = 1; } }
+            if (vy < 0.0) { t = (y - r) / -vy; if (t < 0.0) t = 0.0;
+                if (now + t < best) { best = now + t; ev->otype = EV_WALL; ev->oarg = 2; } }
+            else if (vy > 0.0) { t = (h - r - y) / vy; if (t < 0.0) t = 0.0;
+                if (now + t < best) { best = now + t; ev->otype = EV_WALL; ev->oarg = 3; } }
+        } else {
+            mdk_arm a[2];
+            int e, wall;
+            double lim;
+            arms_of(g, k, now, a);
+            for (e = 0; e < 2; e++)
+                for (wall = 0; wall < 4; wall++) {
+                    mdk_arm aw = a[e];
+                    double t;
+                    lim = (best < ev->tp ? best : ev->tp) - now;
+                    if (wall >= 2) aw.th -= 0.5 * MAGDYN_PI;
+                    t = wall < 2 ? mdk_wall_root(x, vx, aw, wall ? w : 0.0, wall ? 1 : -1, p->rad, lim)
+                                 : mdk_wall_root(y, vy, aw, wall == 3 ? h : 0.0, wall == 3 ? 1 : -1, p->rad, lim);
+                    if (now + t < best) {
+                        best = now + t; ev->otype = EV_WALL; ev->oarg = wall; ev->oend = e;
+                    }
+                }
+        }
+    }
+    ev->to = best;
+}
+
+/*
+ * Pair collisions of k (synchronised) with the particles in the cells at
+ * offsets ddx in [x0, x1], ddy in [y0, y1] from its own; keeps the earliest
+ * in ev->tp.  Periodic images come from the cell shift.
+ */
+static void scan_pairs(magdyn_gas *g, int k, int x0, int x1, int y0, int y1)
+{
+    const gas_particle *p = &g->p[k];
+    gas_event *ev = &g->ev[k];
+    double now = g->time, w = g->par.width, h = g->par.height;
+    double x = p->x, y = p->y, vx = p->vx, vy = p->vy, rad = p->rad;
+    /* Disc pairs are kept even when later than the next crossing, which
+     * rescans only the new cells; rotors rescan all cells after a crossing
+     * and so need not look past it. */
+    double best = p->rot < 0 ? ev->tp : (ev->tp < ev->to ? ev->tp : ev->to);
+    int cx = p->cell % g->ncx, cy = p->cell / g->ncx, periodic = g->par.periodic;
+    int ddx, ddy, j;
+    for (ddy = y0; ddy <= y1; ddy++) {
+        int yy = cy + ddy;
+        double sy = 0.0;
+        if (yy < 0) { if (!periodic) continue; yy += g->ncy; sy = -h; }
+        else if (yy >= g->ncy) { if (!periodic) continue; yy -= g->ncy; sy = h; }
+        for (ddx = x0; ddx <= x1; ddx++) {
+            int xx = cx + ddx;
+            double sx = 0.0;
+            if (xx < 0) { if (!periodic) continue; xx += g->ncx; sx = -w; }
+            else if (xx >= g->ncx) { if (!periodic) continue; xx -= g->ncx; sx = w; }
+            for (j = g->head[yy * g->ncx + xx]; j >= 0; j = g->p[j].next) {
+                const gas_particle *q = &g->p[j];
+                double dt, dx, dy, dvx, dvy, t;
+                if (j == k) continue;
+                dt = now - q->t0;
+                dx = x - (q->x + q->vx * dt + sx);
+                dy = y - (q->y + q->vy * dt + sy);
+                dvx = vx - q->vx; dvy = vy - q->vy;
+                if (p->rot < 0 && q->rot < 0) {
+                    double b = dx * dvx + dy * dvy, s, c, v2, disc;
+                    if (b >= 0.0) continue;
+                    s = rad + q->rad;
+                    c = dx * dx + dy * dy - s * s;
+                    if (c <= 0.0) {
+                        t = 0.0;
+                    } else {
+                        /* t >= c / (-2 b): skip the square root when that
+                         * already loses to the best event */
+                        if (c > -2.0 * b * (best - now)) continue;
+                        v2 = dvx * dvx + dvy * dvy;
+                        disc = b * b - v2 * c;
+                        if (disc <= 0.0) continue;
+                        t = c / (-b + sqrt(disc));
+                    }
+                } else {
+                    double lim = best < ev->to ? best : ev->to;
+                    t = rotor_pair_time(g, k, j, dx, dy, dvx, dvy, lim - now);
+                }
+                if (now + t < best) {
+                    best = now + t;
+                    ev->tp = best; ev->partner = j; ev->pcount = q->count;
+                }
+            }
+        }
+    }
+}
+
+/* All events of k (synchronised to g->time); returns the earliest time. */
+static double predict(magdyn_gas *g, int k)
+{
+    gas_event *ev = &g->ev[k];
+    ev->tp = INFINITY;
+    predict_other(g, k);
+    scan_pairs(g, k, -1, 1, -1, 1);
+    return ev->tp < ev->to ? ev->tp : ev->to;
+}
+
+/* After k entered a new cell in direction dir: keep its pair event if still
+ * valid and scan only the cells that came into reach. */
+static double predict_after_crossing(magdyn_gas *g, int k, int dir)
+{
+    gas_event *ev = &g->ev[k];
+    if (g->p[k].rot >= 0 || (ev->tp < INFINITY && g->p[ev->partner].count != ev->pcount))
+        return predict(g, k);
+    predict_other(g, k);
+    switch (dir) {
+    case 0: scan_pairs(g, k, 1, 1, -1, 1); break;
+    case 1: scan_pairs(g, k, -1, -1, -1, 1); break;
+    case 2: scan_pairs(g, k, -1, 1, 1, 1); break;
+    default: scan_pairs(g, k, -1, 1, -1, -1); break;
+    }
+    return ev->tp < ev->to ? ev->tp : ev->to;
+}
+
+/* ---- event handling ------------------------------------------------------ */
+
+static void ke_accumulate(magdyn_gas *g)
+{
+    g->obs_ke_int += g->ke_trans * (g->time - g->obs_t_acc);
+    g->obs_t_acc = g->time;
+}
+
+static double ke_of(const magdyn_gas *g, int k)
+{
+    const gas_particle *p = &g->p[k];
+    return 0.5 * g->c[k].mass * (p->vx * p->vx + p->vy * p->vy);
+}
+
+/* Pair collision of k and j now; returns 1 if an impulse was applied. */
+static int do_pair(magdyn_gas *g, int k, int j)
+{
+    gas_particle *p = &g->p[k], *q = &g->p[j];
+    double dx, dy, nx, ny, d, jimp, ke0, k1 = 0.0, k2 = 0.0, ii1 = 0.0, ii2 = 0.0;
+    double zero1 = 0.0, zero2 = 0.0, *w1 = &zero1, *w2 = &zero2;
+    sync(g, k); sync(g, j);
+    dx = p->x - q->x; dy = p->y - q->y;
+    if (g->par.periodic) { dx = min_image(dx, g->par.width); dy = min_image(dy, g->par.height); }
+    if (p->rot < 0 && q->rot < 0) {
+        d = sqrt(dx * dx + dy * dy);
+        if (!(d > 0.0)) return 0;
+        nx = dx / d; ny = dy / d;
+    } else {
+        mdk_arm ak[2], aj[2];
+        int nk = arms_of(g, k, g->time, ak), nj = arms_of(g, j, g->time, aj), a, b, ba = 0, bb = 0;
+        double s = p->rad + q->rad, bestgap = INFINITY, ex = 0, ey = 0;
+        for (a = 0; a < nk; a++)
+            for (b = 0; b < nj; b++) {
+                double x1 = dx + ak[a].l * cos(ak[a].th) - aj[b].l * cos(aj[b].th);
+                double y1 = dy + ak[a].l * sin(ak[a].th) - aj[b].l * sin(aj[b].th);
+                double gap = sqrt(x1 * x1 + y1 * y1) - s;
+                if (gap < bestgap) { bestgap = gap; ba = a; bb = b; ex = x1; ey = y1; }
+            }
+        if (!(bestgap <= CONTACT_TOL * s)) return 0;
+        d = sqrt(ex * ex + ey * ey);
+        if (!(d > 0.0)) return 0;
+        nx = ex / d; ny = ey / d;
+        if (p->rot >= 0) {
+            w1 = &g->rot[p->rot].omega; ii1 = g->rot[p->rot].inv_inertia;
+            k1 = ak[ba].l * (cos(ak[ba].th) * ny - sin(ak[ba].th) * nx);
+        }
+        if (q->rot >= 0) {
+            w2 = &g->rot[q->rot].omega; ii2 = g->rot[q->rot].inv_inertia;
+            k2 = aj[bb].l * (cos(aj[bb].th) * ny - sin(aj[bb].th) * nx);
+        }
+    }
+    ke0 = ke_of(g, k) + ke_of(g, j);
+    jimp = mdk_impulse(nx, ny, g->e_pair, g->c[k].inv_mass, ii1, k1, &p->vx, &p->vy, w1,
+                       g->c[j].inv_mass, ii2, k2, &q->vx, &q->vy, w2);
+    if (!(jimp > 0.0)) return 0;
+    ke_accumulate(g);
+    g->ke_trans += ke_of(g, k) + ke_of(g, j) - ke0;
+    g->obs_virial += jimp * (dx * nx + dy * ny);
+    p->count++; q->count++;
+    g->collisions++; g->obs_coll++;
+    return 1;
+}
+
+/* Wall collision of k now (wall 0: x = 0, 1: x = width, 2: y = 0, 3: y = height). */
+static int do_wall(magdyn_gas *g, int k, int wall, int end)
+{
+    gas_particle *p = &g->p[k];
+    double nx = wall == 0 ? 1.0 : wall == 1 ? -1.0 : 0.0;
+    double ny = wall == 2 ? 1.0 : wall == 3 ? -1.0 : 0.0;
+    double ke0, jimp, k1 = 0.0, ii = 0.0, wz = 0.0, zero = 0.0, vz0 = 0.0, vz1 = 0.0, *w = &wz;
+    sync(g, k);
+    if (p->rot >= 0) {
+        gas_rotor *q = &g->rot[p->rot];
+        double l = end ? -q->half_length : q->half_length;
+        w = &q->omega; ii = q->inv_inertia;
+        k1 = l * (cos(q->angle) * ny - sin(q->angle) * nx);
+    }
+    ke0 = ke_of(g, k);
+    jimp = mdk_impulse(nx, ny, g->e_wall, g->c[k].inv_mass, ii, k1, &p->vx, &p->vy, w,
+                       0.0, 0.0, 0.0, &vz0, &vz1, &zero);
+    if (!(jimp > 0.0)) return 0;
+    ke_accumulate(g);
+    g->ke_trans += ke_of(g, k) - ke0;
+    g->obs_wall_dp += jimp;
+    p->count++;
+    g->wall_collisions++; g->obs_wall++;
+    return 1;
+}
+
+static void do_cell(magdyn_gas *g, int k, int dir)
+{
+    gas_particle *p = &g->p[k];
+    int cx = p->cell % g->ncx, cy = p->cell / g->ncx;
+    sync(g, k);
+    cell_remove(g, k);
+    switch (dir) {
+    case 0: if (++cx == g->ncx) { cx = 0; p->x -= g->par.width; } break;
+    case 1: if (--cx < 0) { cx = g->ncx - 1; p->x += g->par.width; } break;
+    case 2: if (++cy == g->ncy) { cy = 0; p->y -= g->par.height; } break;
+    default: if (--cy < 0) { cy = g->ncy - 1; p->y += g->par.height; } break;
+    }
+    cell_insert(g, k, cy * g->ncx + cx);
+}
+
+/* Predicts every event and builds the heap (bottom-up). */
+static magdyn_status prime(magdyn_gas *g)
+{
+    int k;
+    magdyn_status st;
+    /* the finest grid for the final number of particles */
+    if ((st = grid_build(g, g->max_reach, g->n)) != MAGDYN_OK) return st;
+    for (k = 0; k < g->n; k++) {
+        g->heap_t[k] = predict(g, k);
+        g->heap_k[k] = k;
+        g->hpos[k] = k;
+    }
+    for (k = g->n / 2 - 1; k >= 0; k--) heap_down(g, k);
+    g->primed = 1;
+    return MAGDYN_OK;
+}
+
+/* Moves every particle to g->time, then makes g->time the new epoch origin. */
+static void rebase(magdyn_gas *g)
+{
+    double t = g->time;
+    int k;
+    ke_accumulate(g);
+    for (k = 0; k < g->n; k++) {
+        sync(g, k);
+        g->p[k].t0 = 0.0;
+        g->heap_t[k] -= t;
+        g->ev[k].tp -= t;
+        g->ev[k].to -= t;
+    }
+    g->obs_t_acc -= t;
+    g->t_base += t;
+    g->time = 0.0;
+}
+
+magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
+{
+    magdyn_status st = MAGDYN_OK;
+    double te, last = -INFINITY;
+    long long same = 0, same_max;
+    if (!g) return MAGDYN_EINVAL;
+    if (!isfinite(t_end)) return MAGDYN_ENONFINITE;
+    te = t_end - g->t_base;
+    if (te < g->time) return MAGDYN_ESTATE;
+    if (g->n == 0) { g->time = te; rebase(g); return MAGDYN_OK; }
+    if (!g->primed && (st = prime(g)) != MAGDYN_OK) return st;
+    same_max = 100LL * g->n + 1000000LL;
+    for (;;) {
+        int k = g->heap_k[0];
+        double t = g->heap_t[0];
+        gas_event *ev = &g->ev[k];
+        if (!(t <= te)) break;
+        if (t == last) {
+            if (++same > same_max) { st = MAGDYN_ENOCONV; break; }
+        } else {
+            same = 0; last = t;
+        }
+        g->time = t;
+        g->events++; g->obs_events++;
+        if (ev->tp <= ev->to) {
+            int j = ev->partner;
+            if (g->p[j].count != ev->pcount) {
+                g->stale++; g->obs_stale++;
+                sync(g, k);
+                heap_update(g, k, predict(g, k));
+            } else if (do_pair(g, k, j)) {
+                heap_update(g, k, predict(g, k));
+                heap_update(g, j, predict(g, j));
+            } else {
+                /* a rotor near-miss (or exact grazing): nothing changed */
+                heap_update(g, k, predict(g, k));
+            }
+        } else if (ev->otype == EV_CELL) {
+            int dir = ev->oarg;
+            g->crossings++; g->obs_crossings++;
+            do_cell(g, k, dir);
+            heap_update(g, k, predict_after_crossing(g, k, dir));
+        } else if (ev->otype == EV_WALL) {
+            do_wall(g, k, ev->oarg, ev->oend);
+            heap_update(g, k, predict(g, k));
+        } else {
+            heap_update(g, k, INFINITY);
+        }
+    }
+    if (st == MAGDYN_OK) g->time = te;
+    rebase(g);
+    return st;
+}
+
+/* ---- access -------------------------------------------------------------- */
+
+static double wrap(double x, double len) { return x - len * floor(x / len); }
+
+magdyn_status magdyn_gas_get_disc(const magdyn_gas *g, int i, magdyn_disc *out)
+{
+    const gas_particle *p;
+    double dt;
+    if (!g || !out || i < 0 || i >= g->n_disc) return MAGDYN_EINVAL;
+    p = &g->p[g->disc_k[i]];
+    dt = g->time - p->t0;
+    out->r = magdyn_v2(p->x + p->vx * dt, p->y + p->vy * dt);
+    if (g->par.periodic)
+        out->r = magdyn_v2(wrap(out->r.x, g->par.width), wrap(out->r.y, g->par.height));
+    out->v = magdyn_v2(p->vx, p->vy);
+    out->mass = g->c[g->disc_k[i]].mass;
+    out->radius = p->rad;
+    return MAGDYN_OK;
+}
+
+magdyn_status magdyn_gas_get_rotor(const magdyn_gas *g, int i, magdyn_rotor *out)
+{
+    const gas_particle *p;
+    const gas_rotor *q;
+    double dt;
+    int k;
+    if (!g || !out || i < 0 || i >= g->n_rot) return MAGDYN_EINVAL;
+    k = g->rot_k[i];
+    p = &g->p[k];
+    q = &g->rot[p->rot];
+    dt = g->time - p->t0;
+    out->r = magdyn_v2(p->x + p->vx * dt, p->y + p->vy * dt);
+    if (g->par.periodic)
+        out->r = magdyn_v2(wrap(out->r.x, g->par.width), wrap(out->r.y, g->par.height));
+    out->v = magdyn_v2(p->vx, p->vy);
+    out->angle = remainder(q->angle + q->omega * dt, 2.0 * MAGDYN_PI);
+    out->omega = q->omega;
+    out->mass = g->c[k].mass;
+    out->inertia = q->inertia;
+    out->half_length = q->half_length;
+    out->end_radius = p->rad;
+    return MAGDYN_OK;
+}
+
+long long magdyn_gas_collisions(const magdyn_gas *g) { return g ? g->collisions : 0; }
+double magdyn_gas_time(const magdyn_gas *g) { return g ? g->t_base + g->time : NAN; }
+int magdyn_gas_discs(const magdyn_gas *g) { return g ? g->n_disc : 0; }
+int magdyn_gas_rotors(const magdyn_gas *g) { return g ? g->n_rot : 0; }

@@ -1,0 +1,139 @@
+/*
+ * gas_impl.h - private layout of magdyn_gas, shared by gas.c (dynamics),
+ * gas_observe.c (observables) and the indexed event heap below.
+ */
+#ifndef MAGDYN_GAS_IMPL_H
+#define MAGDYN_GAS_IMPL_H
+
+#include <magdyn/gas.h>
+
+/* Event kinds of a particle's single pending event. */
+enum { EV_NONE = 0, EV_PAIR, EV_CELL, EV_WALL };
+
+/*
+ * Hot per-particle state, 64 bytes: the trajectory is x + vx (t - t0) from
+ * the particle's own time t0 (particles are advanced lazily, only when an
+ * event touches them).  count grows with every change of the velocity, so
+ * an event predicted against a partner's old trajectory is recognised as
+ * stale.
+ */
+typedef struct {
+    double x, y, vx, vy, t0;
+    double rad;       /* disc: radius; rotor: end_radius */
+    int count;
+    int cell;
+    int next;         /* next particle in the same cell, -1 at the end */
+    int rot;          /* -1 for a disc, else index into g->rot */
+} gas_particle;
+
+/* Rotor extras; angle is the rod direction at the particle's t0. */
+typedef struct {
+    double angle, omega, inv_inertia, inertia, half_length;
+} gas_rotor;
+
+/* Cold per-particle data. */
+typedef struct {
+    double mass, inv_mass;
+    int species;
+    int ext;          /* index returned to the caller (per kind) */
+} gas_cold;
+
+/*
+ * The pending events of a particle: its earliest predicted pair collision
+ * and, apart, its next cell crossing or wall collision; the heap holds the
+ * earlier of the two.  Keeping the pair apart lets a cell crossing scan only
+ * the cells it brings into reach.
+ */
+typedef struct {
+    double tp;        /* pair collision time, INFINITY for none */
+    double to;        /* cell crossing or wall time, INFINITY for none */
+    int partner;      /* the pair partner */
+    int pcount;       /* the partner's count at prediction */
+    int otype;        /* EV_CELL, EV_WALL or EV_NONE */
+    int oarg;         /* EV_CELL: direction 0-3 (+x, -x, +y, -y); EV_WALL: wall 0-3 */
+    int oend;         /* EV_WALL of a rotor: the end that touches */
+} gas_event;
+
+struct magdyn_gas {
+    magdyn_gas_params par;
+    double e_pair, e_wall;
+
+    /* particles: internal index k; discs/rotors map their own indices to k */
+    int n, cap;
+    gas_particle *p;
+    gas_cold *c;
+    gas_event *ev;
+    int n_disc, cap_disc, *disc_k;
+    int n_rot, cap_rot, *rot_k;
+    gas_rotor *rot;
+    double max_reach;        /* largest centre-to-contact reach: radius or half_length + end_radius */
+
+    /* cell grid */
+    int ncx, ncy, *head;
+    double cw, ch;
+    int built_n;             /* particles when the grid was built */
+
+    /* event heap: heap_t/heap_k by position, hpos by particle */
+    double *heap_t;
+    int *heap_k, *hpos;
+    int primed;              /* events predicted and heap valid */
+
+    /* time: the epoch origin t_base plus time within the epoch */
+    double t_base, time;
+
+    /* counters and accumulators */
+    long long collisions, wall_collisions, events, crossings, stale;
+    double ke_trans;         /* current total translational kinetic energy */
+    double obs_t0;           /* absolute start of the observation window */
+    long long obs_coll, obs_wall, obs_events, obs_crossings, obs_stale;
+    double obs_virial;       /* sum over pair collisions of (r_i - r_j) . dp_i */
+    double obs_wall_dp;      /* sum of |dp| given to the walls */
+    double obs_ke_int;       /* integral of ke_trans over the window */
+    double obs_t_acc;        /* time (in epoch) up to which obs_ke_int is summed */
+};
+
+/* ---- indexed binary heap on event times --------------------------------- */
+
+static inline void heap_set(struct magdyn_gas *g, int pos, double t, int k)
+{
+    g->heap_t[pos] = t; g->heap_k[pos] = k; g->hpos[k] = pos;
+}
+
+static inline void heap_up(struct magdyn_gas *g, int pos)
+{
+    double t = g->heap_t[pos];
+    int k = g->heap_k[pos];
+    while (pos > 0) {
+        int up = (pos - 1) >> 1;
+        if (!(g->heap_t[up] > t)) break;
+        heap_set(g, pos, g->heap_t[up], g->heap_k[up]);
+        pos = up;
+    }
+    heap_set(g, pos, t, k);
+}
+
+static inline void heap_down(struct magdyn_gas *g, int pos)
+{
+    double t = g->heap_t[pos];
+    int k = g->heap_k[pos], n = g->n;
+    for (;;) {
+        int ch = 2 * pos + 1;
+        if (ch >= n) break;
+        if (ch + 1 < n && g->heap_t[ch + 1] < g->heap_t[ch]) ch++;
+        if (!(g->heap_t[ch] < t)) break;
+        heap_set(g, pos, g->heap_t[ch], g->heap_k[ch]);
+        pos = ch;
+    }
+    heap_set(g, pos, t, k);
+}
+
+/* New time for particle k's entry. */
+static inline void heap_update(struct magdyn_gas *g, int k, double t)
+{
+    int pos = g->hpos[k];
+    double old = g->heap_t[pos];
+    g->heap_t[pos] = t;
+    if (t < old) heap_up(g, pos); else heap_down(g, pos);
+}
+
+#endif

@@ -1,0 +1,3 @@
+#include <check.h>
+#include <magdyn.h>
+int main(void) { return 0; }
