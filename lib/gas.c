@@ -424,9 +424,9 @@ static void scan_pairs(magdyn_gas *g, int k, int x0, int x1, int y0, int y1)
     double now = g->time, w = g->par.width, h = g->par.height;
     double x = p->x, y = p->y, vx = p->vx, vy = p->vy, rad = p->rad;
     /* Disc pairs are kept even when later than the next crossing, which
-     * rescans only the new cells; rotors rescan all cells after a crossing
-     * and so need not look past it. */
-    double best = p->rot < 0 ? ev->tp : (ev->tp < ev->to ? ev->tp : ev->to);
+     * rescans only the new cells; with rotors in the gas every crossing
+     * rescans all cells, so rotor pairs need not be searched past it. */
+    double best = ev->tp;
     int cx = p->cell % g->ncx, cy = p->cell / g->ncx, periodic = g->par.periodic;
     int ddx, ddy, j;
     for (ddy = y0; ddy <= y1; ddy++) {
@@ -491,7 +491,8 @@ static double predict(magdyn_gas *g, int k)
 static double predict_after_crossing(magdyn_gas *g, int k, int dir)
 {
     gas_event *ev = &g->ev[k];
-    if (g->p[k].rot >= 0 || (ev->tp < INFINITY && g->p[ev->partner].count != ev->pcount))
+    /* rotor pairs are searched only up to the crossing: rescan everything */
+    if (g->n_rot > 0 || (ev->tp < INFINITY && g->p[ev->partner].count != ev->pcount))
         return predict(g, k);
     predict_other(g, k);
     switch (dir) {
