@@ -39,10 +39,10 @@ magdyn_gas *magdyn_gas_new(const magdyn_gas_params *params)
 void magdyn_gas_free(magdyn_gas *g)
 {
     if (!g) return;
-    free(g->p); free(g->c); free(g->ev);
+    free(g->p); free(g->ev);
     free(g->disc_k); free(g->rot_k); free(g->rot);
     free(g->head);
-    free(g->heap_t); free(g->heap_k); free(g->hpos);
+    free(g->heap_mem);
     free(g);
 }
 
@@ -160,22 +160,34 @@ static int shapes_overlap(const magdyn_gas *g, const shape *a, const shape *b)
     return 0;
 }
 
+/* *mem grown to cap elements of size bytes, 64-byte aligned (one particle's
+ * kinematics or events per cache line), the first keep elements copied. */
+static int grow_aligned(void **mem, size_t keep, size_t cap, size_t size)
+{
+    size_t bytes = (cap * size + 63) / 64 * 64;
+    void *q = aligned_alloc(64, bytes);
+    if (!q) return 0;
+    if (*mem) memcpy(q, *mem, keep * size);
+    free(*mem);
+    *mem = q;
+    return 1;
+}
+
 static magdyn_status grow(magdyn_gas *g)
 {
     int cap = g->cap ? 2 * g->cap : 64;
     void *q;
-    if ((q = realloc(g->p, (size_t)cap * sizeof *g->p)) == NULL) return MAGDYN_ENOMEM;
+    q = g->p;
+    if (!grow_aligned(&q, (size_t)g->n, (size_t)cap, sizeof *g->p)) return MAGDYN_ENOMEM;
     g->p = q;
-    if ((q = realloc(g->c, (size_t)cap * sizeof *g->c)) == NULL) return MAGDYN_ENOMEM;
-    g->c = q;
-    if ((q = realloc(g->ev, (size_t)cap * sizeof *g->ev)) == NULL) return MAGDYN_ENOMEM;
+    q = g->ev;
+    if (!grow_aligned(&q, (size_t)g->n, (size_t)cap, sizeof *g->ev)) return MAGDYN_ENOMEM;
     g->ev = q;
-    if ((q = realloc(g->heap_t, (size_t)cap * sizeof *g->heap_t)) == NULL) return MAGDYN_ENOMEM;
-    g->heap_t = q;
-    if ((q = realloc(g->heap_k, (size_t)cap * sizeof *g->heap_k)) == NULL) return MAGDYN_ENOMEM;
-    g->heap_k = q;
-    if ((q = realloc(g->hpos, (size_t)cap * sizeof *g->hpos)) == NULL) return MAGDYN_ENOMEM;
-    g->hpos = q;
+    /* the heap has 3 entries of padding in front (see gas_impl.h) */
+    q = g->heap_mem;
+    if (!grow_aligned(&q, (size_t)g->n + 3, (size_t)cap + 3, sizeof(gas_hent))) return MAGDYN_ENOMEM;
+    g->heap_mem = q;
+    g->heap = g->heap_mem + 3;
     g->cap = cap;
     return MAGDYN_OK;
 }
@@ -255,7 +267,7 @@ static int add_particle(magdyn_gas *g, shape s, double reach, magdyn_vec2 v, dou
     k = g->n++;
     g->p[k].x = s.x; g->p[k].y = s.y; g->p[k].vx = v.x; g->p[k].vy = v.y;
     g->p[k].t0 = g->time; g->p[k].rad = s.rad; g->p[k].count = 0;
-    g->c[k].mass = mass; g->c[k].inv_mass = 1.0 / mass; g->c[k].species = species;
+    g->ev[k].mass = mass; g->ev[k].inv_mass = 1.0 / mass; g->ev[k].species = species;
     g->ev[k].otype = EV_NONE;
     g->ev[k].tp = g->ev[k].to = INFINITY;
     if (r) {
@@ -271,7 +283,7 @@ static int add_particle(magdyn_gas *g, shape s, double reach, magdyn_vec2 v, dou
         g->disc_k[g->n_disc] = k;
         idx = g->n_disc++;
     }
-    g->c[k].ext = idx;
+    g->ev[k].ext = idx;
     cell_insert(g, k, cell_of(g, s.x, s.y));
     g->ke_trans += 0.5 * mass * (v.x * v.x + v.y * v.y);
     g->primed = 0;
@@ -515,7 +527,7 @@ static void ke_accumulate(magdyn_gas *g)
 static double ke_of(const magdyn_gas *g, int k)
 {
     const gas_particle *p = &g->p[k];
-    return 0.5 * g->c[k].mass * (p->vx * p->vx + p->vy * p->vy);
+    return 0.5 * g->ev[k].mass * (p->vx * p->vx + p->vy * p->vy);
 }
 
 /* Pair collision of k and j now; returns 1 if an impulse was applied. */
@@ -556,8 +568,8 @@ static int do_pair(magdyn_gas *g, int k, int j)
         }
     }
     ke0 = ke_of(g, k) + ke_of(g, j);
-    jimp = mdk_impulse(nx, ny, g->e_pair, g->c[k].inv_mass, ii1, k1, &p->vx, &p->vy, w1,
-                       g->c[j].inv_mass, ii2, k2, &q->vx, &q->vy, w2);
+    jimp = mdk_impulse(nx, ny, g->e_pair, g->ev[k].inv_mass, ii1, k1, &p->vx, &p->vy, w1,
+                       g->ev[j].inv_mass, ii2, k2, &q->vx, &q->vy, w2);
     if (!(jimp > 0.0)) return 0;
     ke_accumulate(g);
     g->ke_trans += ke_of(g, k) + ke_of(g, j) - ke0;
@@ -582,7 +594,7 @@ static int do_wall(magdyn_gas *g, int k, int wall, int end)
         k1 = l * (cos(q->angle) * ny - sin(q->angle) * nx);
     }
     ke0 = ke_of(g, k);
-    jimp = mdk_impulse(nx, ny, g->e_wall, g->c[k].inv_mass, ii, k1, &p->vx, &p->vy, w,
+    jimp = mdk_impulse(nx, ny, g->e_wall, g->ev[k].inv_mass, ii, k1, &p->vx, &p->vy, w,
                        0.0, 0.0, 0.0, &vz0, &vz1, &zero);
     if (!(jimp > 0.0)) return 0;
     ke_accumulate(g);
@@ -616,11 +628,12 @@ static magdyn_status prime(magdyn_gas *g)
     /* the finest grid for the final number of particles */
     if ((st = grid_build(g, g->max_reach, g->n)) != MAGDYN_OK) return st;
     for (k = 0; k < g->n; k++) {
-        g->heap_t[k] = predict(g, k);
-        g->heap_k[k] = k;
-        g->hpos[k] = k;
+        g->heap[k].t = predict(g, k);
+        g->heap[k].k = k;
+        g->heap[k].pad = 0;
+        g->ev[k].hpos = k;
     }
-    for (k = g->n / 2 - 1; k >= 0; k--) heap_down(g, k);
+    for (k = (g->n - 2) / 4; k >= 0; k--) heap_down(g, k);
     g->primed = 1;
     return MAGDYN_OK;
 }
@@ -634,7 +647,7 @@ static void rebase(magdyn_gas *g)
     for (k = 0; k < g->n; k++) {
         sync(g, k);
         g->p[k].t0 = 0.0;
-        g->heap_t[k] -= t;
+        g->heap[k].t -= t;
         g->ev[k].tp -= t;
         g->ev[k].to -= t;
     }
@@ -656,8 +669,8 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
     if (!g->primed && (st = prime(g)) != MAGDYN_OK) return st;
     same_max = 100LL * g->n + 1000000LL;
     for (;;) {
-        int k = g->heap_k[0];
-        double t = g->heap_t[0];
+        int k = g->heap[0].k;
+        double t = g->heap[0].t;
         gas_event *ev = &g->ev[k];
         if (!(t <= te)) break;
         if (t == last) {
@@ -712,7 +725,7 @@ magdyn_status magdyn_gas_get_disc(const magdyn_gas *g, int i, magdyn_disc *out)
     if (g->par.periodic)
         out->r = magdyn_v2(wrap(out->r.x, g->par.width), wrap(out->r.y, g->par.height));
     out->v = magdyn_v2(p->vx, p->vy);
-    out->mass = g->c[g->disc_k[i]].mass;
+    out->mass = g->ev[g->disc_k[i]].mass;
     out->radius = p->rad;
     return MAGDYN_OK;
 }
@@ -734,7 +747,7 @@ magdyn_status magdyn_gas_get_rotor(const magdyn_gas *g, int i, magdyn_rotor *out
     out->v = magdyn_v2(p->vx, p->vy);
     out->angle = remainder(q->angle + q->omega * dt, 2.0 * MAGDYN_PI);
     out->omega = q->omega;
-    out->mass = g->c[k].mass;
+    out->mass = g->ev[k].mass;
     out->inertia = q->inertia;
     out->half_length = q->half_length;
     out->end_radius = p->rad;

@@ -31,12 +31,6 @@ typedef struct {
     double angle, omega, inv_inertia, inertia, half_length;
 } gas_rotor;
 
-/* Cold per-particle data. */
-typedef struct {
-    double mass, inv_mass;
-    int species;
-    int ext;          /* index returned to the caller (per kind) */
-} gas_cold;
 
 /*
  * The pending events of a particle: its earliest predicted pair collision
@@ -47,12 +41,19 @@ typedef struct {
 typedef struct {
     double tp;        /* pair collision time, INFINITY for none */
     double to;        /* cell crossing or wall time, INFINITY for none */
+    double mass, inv_mass;
     int partner;      /* the pair partner */
     int pcount;       /* the partner's count at prediction */
     int otype;        /* EV_CELL, EV_WALL or EV_NONE */
     int oarg;         /* EV_CELL: direction 0-3 (+x, -x, +y, -y); EV_WALL: wall 0-3 */
     int oend;         /* EV_WALL of a rotor: the end that touches */
-} gas_event;
+    int hpos;         /* position in the heap */
+    int species;
+    int ext;          /* index returned to the caller (per kind) */
+} gas_event;          /* 64 bytes: the second cache line of a particle */
+
+/* A heap entry: a particle and the time of its earliest event. */
+typedef struct { double t; int k; int pad; } gas_hent;
 
 struct magdyn_gas {
     magdyn_gas_params par;
@@ -61,7 +62,6 @@ struct magdyn_gas {
     /* particles: internal index k; discs/rotors map their own indices to k */
     int n, cap;
     gas_particle *p;
-    gas_cold *c;
     gas_event *ev;
     int n_disc, cap_disc, *disc_k;
     int n_rot, cap_rot, *rot_k;
@@ -73,9 +73,9 @@ struct magdyn_gas {
     double cw, ch;
     int built_n;             /* particles when the grid was built */
 
-    /* event heap: heap_t/heap_k by position, hpos by particle */
-    double *heap_t;
-    int *heap_k, *hpos;
+    /* event heap: entries by position (heap = heap_mem + 3, so that the
+     * four children of a node share one 64-byte line), hpos by particle */
+    gas_hent *heap_mem, *heap;
     int primed;              /* events predicted and heap valid */
 
     /* time: the epoch origin t_base plus time within the epoch */
@@ -92,47 +92,52 @@ struct magdyn_gas {
     double obs_t_acc;        /* time (in epoch) up to which obs_ke_int is summed */
 };
 
-/* ---- indexed binary heap on event times --------------------------------- */
-
-static inline void heap_set(struct magdyn_gas *g, int pos, double t, int k)
-{
-    g->heap_t[pos] = t; g->heap_k[pos] = k; g->hpos[k] = pos;
-}
+/* ---- indexed 4-ary heap on event times ---------------------------------
+ * A 4-ary heap halves the depth of a binary one, and with 16-byte entries
+ * aligned so that siblings share a cache line each level costs one miss. */
 
 static inline void heap_up(struct magdyn_gas *g, int pos)
 {
-    double t = g->heap_t[pos];
-    int k = g->heap_k[pos];
+    gas_hent e = g->heap[pos];
     while (pos > 0) {
-        int up = (pos - 1) >> 1;
-        if (!(g->heap_t[up] > t)) break;
-        heap_set(g, pos, g->heap_t[up], g->heap_k[up]);
+        int up = (pos - 1) >> 2;
+        if (!(g->heap[up].t > e.t)) break;
+        g->heap[pos] = g->heap[up];
+        g->ev[g->heap[pos].k].hpos = pos;
         pos = up;
     }
-    heap_set(g, pos, t, k);
+    g->heap[pos] = e;
+    g->ev[e.k].hpos = pos;
 }
 
 static inline void heap_down(struct magdyn_gas *g, int pos)
 {
-    double t = g->heap_t[pos];
-    int k = g->heap_k[pos], n = g->n;
+    gas_hent e = g->heap[pos];
+    const gas_hent *h = g->heap;
+    int n = g->n;
     for (;;) {
-        int ch = 2 * pos + 1;
-        if (ch >= n) break;
-        if (ch + 1 < n && g->heap_t[ch + 1] < g->heap_t[ch]) ch++;
-        if (!(g->heap_t[ch] < t)) break;
-        heap_set(g, pos, g->heap_t[ch], g->heap_k[ch]);
-        pos = ch;
+        int c = 4 * pos + 1, m, last, i;
+        double tm;
+        if (c >= n) break;
+        last = c + 3 < n ? c + 3 : n - 1;
+        m = c; tm = h[c].t;
+        for (i = c + 1; i <= last; i++)
+            if (h[i].t < tm) { tm = h[i].t; m = i; }
+        if (!(tm < e.t)) break;
+        g->heap[pos] = h[m];
+        g->ev[h[m].k].hpos = pos;
+        pos = m;
     }
-    heap_set(g, pos, t, k);
+    g->heap[pos] = e;
+    g->ev[e.k].hpos = pos;
 }
 
 /* New time for particle k's entry. */
 static inline void heap_update(struct magdyn_gas *g, int k, double t)
 {
-    int pos = g->hpos[k];
-    double old = g->heap_t[pos];
-    g->heap_t[pos] = t;
+    int pos = g->ev[k].hpos;
+    double old = g->heap[pos].t;
+    g->heap[pos].t = t;
     if (t < old) heap_up(g, pos); else heap_down(g, pos);
 }
 

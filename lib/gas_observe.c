@@ -27,8 +27,8 @@ magdyn_status magdyn_gas_observe(const magdyn_gas *g, int species, magdyn_gas_ob
     o.time = g->t_base + g->time;
     for (k = 0; k < g->n; k++) {
         const gas_particle *p = &g->p[k];
-        double m = g->c[k].mass;
-        if (species != MAGDYN_GAS_ALL_SPECIES && g->c[k].species != species) continue;
+        double m = g->ev[k].mass;
+        if (species != MAGDYN_GAS_ALL_SPECIES && g->ev[k].species != species) continue;
         e_trans += 0.5 * m * (p->vx * p->vx + p->vy * p->vy);
         o.momentum.x += m * p->vx;
         o.momentum.y += m * p->vy;
@@ -82,7 +82,7 @@ long magdyn_gas_speed_histogram(const magdyn_gas *g, int species, double vmax,
         const gas_particle *p = &g->p[k];
         double v;
         long b;
-        if (species != MAGDYN_GAS_ALL_SPECIES && g->c[k].species != species) continue;
+        if (species != MAGDYN_GAS_ALL_SPECIES && g->ev[k].species != species) continue;
         v = sqrt(p->vx * p->vx + p->vy * p->vy);
         if (!(v < vmax)) continue;
         b = (long)(v / vmax * nbins);
