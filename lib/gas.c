@@ -183,11 +183,6 @@ static magdyn_status grow(magdyn_gas *g)
     q = g->ev;
     if (!grow_aligned(&q, (size_t)g->n, (size_t)cap, sizeof *g->ev)) return MAGDYN_ENOMEM;
     g->ev = q;
-    /* the heap has 3 entries of padding in front (see gas_impl.h) */
-    q = g->heap_mem;
-    if (!grow_aligned(&q, (size_t)g->n + 3, (size_t)cap + 3, sizeof(gas_hent))) return MAGDYN_ENOMEM;
-    g->heap_mem = q;
-    g->heap = g->heap_mem + 3;
     g->cap = cap;
     return MAGDYN_OK;
 }
@@ -269,6 +264,7 @@ static int add_particle(magdyn_gas *g, shape s, double reach, magdyn_vec2 v, dou
     g->p[k].t0 = g->time; g->p[k].rad = s.rad; g->p[k].count = 0;
     g->ev[k].mass = mass; g->ev[k].inv_mass = 1.0 / mass; g->ev[k].species = species;
     g->ev[k].otype = EV_NONE;
+    g->ev[k].ver = 0;
     g->ev[k].tp = g->ev[k].to = INFINITY;
     if (r) {
         gas_rotor *q = &g->rot[g->n_rot];
@@ -424,68 +420,94 @@ static void predict_other(magdyn_gas *g, int k)
     ev->to = best;
 }
 
+/* What a scan of k's neighbours needs at hand. */
+typedef struct {
+    double x, y, vx, vy, rad, now;
+    double best;      /* earliest pair time found, relative to now */
+    int k, rot;
+} scan_ctx;
+
+/* Pairs of k with the particles of cell c, seen shifted by (sx, sy). */
+static inline void scan_cell(magdyn_gas *g, scan_ctx *sc, int c, double sx, double sy)
+{
+    int j;
+    for (j = g->head[c]; j >= 0; j = g->p[j].next) {
+        const gas_particle *q = &g->p[j];
+        double dt, dx, dy, dvx, dvy, t;
+        if (j == sc->k) continue;
+        dt = sc->now - q->t0;
+        dx = sc->x - (q->x + q->vx * dt + sx);
+        dy = sc->y - (q->y + q->vy * dt + sy);
+        dvx = sc->vx - q->vx; dvy = sc->vy - q->vy;
+        if ((sc->rot & q->rot) < 0) {            /* both discs (rot == -1) */
+            double b = dx * dvx + dy * dvy, s, cc, v2, disc;
+            if (b >= 0.0) continue;
+            s = sc->rad + q->rad;
+            cc = dx * dx + dy * dy - s * s;
+            if (cc <= 0.0) {
+                t = 0.0;
+            } else {
+                /* t >= c / (-2 b): skip the square root when that already
+                 * loses to the best event */
+                if (cc > -2.0 * b * sc->best) continue;
+                v2 = dvx * dvx + dvy * dvy;
+                disc = b * b - v2 * cc;
+                if (disc <= 0.0) continue;
+                t = cc / (-b + sqrt(disc));
+            }
+        } else {
+            double to = g->ev[sc->k].to - sc->now;
+            t = rotor_pair_time(g, sc->k, j, dx, dy, dvx, dvy, sc->best < to ? sc->best : to);
+        }
+        if (t < sc->best) {
+            gas_event *ev = &g->ev[sc->k];
+            sc->best = t;
+            ev->partner = j; ev->pcount = q->count;
+        }
+    }
+}
+
 /*
  * Pair collisions of k (synchronised) with the particles in the cells at
  * offsets ddx in [x0, x1], ddy in [y0, y1] from its own; keeps the earliest
- * in ev->tp.  Periodic images come from the cell shift.
+ * in ev->tp.  Periodic images come from the cell shift.  Disc pairs are kept
+ * even when later than the next crossing, which rescans only the new cells;
+ * with rotors in the gas every crossing rescans all cells, so rotor pairs
+ * need not be searched past it.
  */
 static void scan_pairs(magdyn_gas *g, int k, int x0, int x1, int y0, int y1)
 {
     const gas_particle *p = &g->p[k];
     gas_event *ev = &g->ev[k];
-    double now = g->time, w = g->par.width, h = g->par.height;
-    double x = p->x, y = p->y, vx = p->vx, vy = p->vy, rad = p->rad;
-    /* Disc pairs are kept even when later than the next crossing, which
-     * rescans only the new cells; with rotors in the gas every crossing
-     * rescans all cells, so rotor pairs need not be searched past it. */
-    double best = ev->tp;
-    int cx = p->cell % g->ncx, cy = p->cell / g->ncx, periodic = g->par.periodic;
-    int ddx, ddy, j;
-    for (ddy = y0; ddy <= y1; ddy++) {
-        int yy = cy + ddy;
-        double sy = 0.0;
-        if (yy < 0) { if (!periodic) continue; yy += g->ncy; sy = -h; }
-        else if (yy >= g->ncy) { if (!periodic) continue; yy -= g->ncy; sy = h; }
-        for (ddx = x0; ddx <= x1; ddx++) {
-            int xx = cx + ddx;
-            double sx = 0.0;
-            if (xx < 0) { if (!periodic) continue; xx += g->ncx; sx = -w; }
-            else if (xx >= g->ncx) { if (!periodic) continue; xx -= g->ncx; sx = w; }
-            for (j = g->head[yy * g->ncx + xx]; j >= 0; j = g->p[j].next) {
-                const gas_particle *q = &g->p[j];
-                double dt, dx, dy, dvx, dvy, t;
-                if (j == k) continue;
-                dt = now - q->t0;
-                dx = x - (q->x + q->vx * dt + sx);
-                dy = y - (q->y + q->vy * dt + sy);
-                dvx = vx - q->vx; dvy = vy - q->vy;
-                if (p->rot < 0 && q->rot < 0) {
-                    double b = dx * dvx + dy * dvy, s, c, v2, disc;
-                    if (b >= 0.0) continue;
-                    s = rad + q->rad;
-                    c = dx * dx + dy * dy - s * s;
-                    if (c <= 0.0) {
-                        t = 0.0;
-                    } else {
-                        /* t >= c / (-2 b): skip the square root when that
-                         * already loses to the best event */
-                        if (c > -2.0 * b * (best - now)) continue;
-                        v2 = dvx * dvx + dvy * dvy;
-                        disc = b * b - v2 * c;
-                        if (disc <= 0.0) continue;
-                        t = c / (-b + sqrt(disc));
-                    }
-                } else {
-                    double lim = best < ev->to ? best : ev->to;
-                    t = rotor_pair_time(g, k, j, dx, dy, dvx, dvy, lim - now);
-                }
-                if (now + t < best) {
-                    best = now + t;
-                    ev->tp = best; ev->partner = j; ev->pcount = q->count;
-                }
+    int ncx = g->ncx, ncy = g->ncy, cx = p->cell % ncx, cy = p->cell / ncx, ddx, ddy;
+    scan_ctx sc;
+    sc.x = p->x; sc.y = p->y; sc.vx = p->vx; sc.vy = p->vy; sc.rad = p->rad;
+    sc.now = g->time; sc.best = ev->tp - g->time; sc.k = k;
+    sc.rot = p->rot < 0 ? -1 : 0;
+    if (cx + x0 >= 0 && cx + x1 < ncx && cy + y0 >= 0 && cy + y1 < ncy) {
+        /* away from the edges: no wrapping, no shifts */
+        for (ddy = y0; ddy <= y1; ddy++) {
+            int row = (cy + ddy) * ncx + cx;
+            for (ddx = x0; ddx <= x1; ddx++) scan_cell(g, &sc, row + ddx, 0.0, 0.0);
+        }
+    } else {
+        double w = g->par.width, h = g->par.height;
+        int periodic = g->par.periodic;
+        for (ddy = y0; ddy <= y1; ddy++) {
+            int yy = cy + ddy;
+            double sy = 0.0;
+            if (yy < 0) { if (!periodic) continue; yy += ncy; sy = -h; }
+            else if (yy >= ncy) { if (!periodic) continue; yy -= ncy; sy = h; }
+            for (ddx = x0; ddx <= x1; ddx++) {
+                int xx = cx + ddx;
+                double sx = 0.0;
+                if (xx < 0) { if (!periodic) continue; xx += ncx; sx = -w; }
+                else if (xx >= ncx) { if (!periodic) continue; xx -= ncx; sx = w; }
+                scan_cell(g, &sc, yy * ncx + xx, sx, sy);
             }
         }
     }
+    if (sc.best < ev->tp - g->time) ev->tp = g->time + sc.best;
 }
 
 /* All events of k (synchronised to g->time); returns the earliest time. */
@@ -620,6 +642,48 @@ static void do_cell(magdyn_gas *g, int k, int dir)
     cell_insert(g, k, cy * g->ncx + cx);
 }
 
+/* Room for at least need heap entries (3 of padding in front). */
+static magdyn_status heap_reserve(magdyn_gas *g, int need)
+{
+    void *q = g->heap_mem;
+    int cap = g->hcap ? g->hcap : 64;
+    if (need <= g->hcap) return MAGDYN_OK;
+    while (cap < need) cap *= 2;
+    if (!grow_aligned(&q, g->heap_mem ? (size_t)g->hn + 3 : 0, (size_t)cap + 3, sizeof(gas_hent)))
+        return MAGDYN_ENOMEM;
+    g->heap_mem = q;
+    g->heap = g->heap_mem + 3;
+    g->hcap = cap;
+    return MAGDYN_OK;
+}
+
+/* Drops the stale entries and rebuilds the heap bottom-up. */
+static void heap_compact(magdyn_gas *g)
+{
+    int i, n = 0;
+    for (i = 0; i < g->hn; i++)
+        if (g->heap[i].ver == g->ev[g->heap[i].k].ver) g->heap[n++] = g->heap[i];
+    g->hn = n;
+    for (i = (n - 2) / 4; i >= 0; i--) heap_sift_down(g->heap, n, i);
+}
+
+/* Makes t the time of particle k's next event (INFINITY: none). */
+static magdyn_status schedule(magdyn_gas *g, int k, double t)
+{
+    gas_hent e;
+    g->ev[k].ver++;
+    if (!(t < INFINITY)) return MAGDYN_OK;
+    if (g->hn == g->hcap) {
+        /* mostly stale entries: compact instead of growing */
+        if (g->hn > 2 * g->n + 64) heap_compact(g);
+        if (g->hn == g->hcap && heap_reserve(g, g->hn + 1) != MAGDYN_OK) return MAGDYN_ENOMEM;
+    }
+    e.t = t; e.k = k; e.ver = g->ev[k].ver;
+    g->heap[g->hn] = e;
+    heap_sift_up(g->heap, g->hn++);
+    return MAGDYN_OK;
+}
+
 /* Predicts every event and builds the heap (bottom-up). */
 static magdyn_status prime(magdyn_gas *g)
 {
@@ -627,13 +691,18 @@ static magdyn_status prime(magdyn_gas *g)
     magdyn_status st;
     /* the finest grid for the final number of particles */
     if ((st = grid_build(g, g->max_reach, g->n)) != MAGDYN_OK) return st;
+    if ((st = heap_reserve(g, 2 * g->n + 64)) != MAGDYN_OK) return st;
+    g->hn = 0;
     for (k = 0; k < g->n; k++) {
-        g->heap[k].t = predict(g, k);
-        g->heap[k].k = k;
-        g->heap[k].pad = 0;
-        g->ev[k].hpos = k;
+        double t = predict(g, k);
+        g->ev[k].ver++;
+        if (!(t < INFINITY)) continue;
+        g->heap[g->hn].t = t;
+        g->heap[g->hn].k = k;
+        g->heap[g->hn].ver = g->ev[k].ver;
+        g->hn++;
     }
-    for (k = (g->n - 2) / 4; k >= 0; k--) heap_down(g, k);
+    for (k = (g->hn - 2) / 4; k >= 0; k--) heap_sift_down(g->heap, g->hn, k);
     g->primed = 1;
     return MAGDYN_OK;
 }
@@ -647,10 +716,10 @@ static void rebase(magdyn_gas *g)
     for (k = 0; k < g->n; k++) {
         sync(g, k);
         g->p[k].t0 = 0.0;
-        g->heap[k].t -= t;
         g->ev[k].tp -= t;
         g->ev[k].to -= t;
     }
+    for (k = 0; k < g->hn; k++) g->heap[k].t -= t;
     g->obs_t_acc -= t;
     g->t_base += t;
     g->time = 0.0;
@@ -668,11 +737,14 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
     if (g->n == 0) { g->time = te; rebase(g); return MAGDYN_OK; }
     if (!g->primed && (st = prime(g)) != MAGDYN_OK) return st;
     same_max = 100LL * g->n + 1000000LL;
-    for (;;) {
-        int k = g->heap[0].k;
-        double t = g->heap[0].t;
+    while (g->hn > 0 && st == MAGDYN_OK) {
+        gas_hent top = g->heap[0];
+        int k = top.k;
+        double t = top.t;
         gas_event *ev = &g->ev[k];
+        if (top.ver != ev->ver) { heap_pop(g); continue; }   /* superseded */
         if (!(t <= te)) break;
+        heap_pop(g);
         if (t == last) {
             if (++same > same_max) { st = MAGDYN_ENOCONV; break; }
         } else {
@@ -685,27 +757,28 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
             if (g->p[j].count != ev->pcount) {
                 g->stale++; g->obs_stale++;
                 sync(g, k);
-                heap_update(g, k, predict(g, k));
+                st = schedule(g, k, predict(g, k));
             } else if (do_pair(g, k, j)) {
-                heap_update(g, k, predict(g, k));
-                heap_update(g, j, predict(g, j));
+                st = schedule(g, k, predict(g, k));
+                if (st == MAGDYN_OK) st = schedule(g, j, predict(g, j));
             } else {
                 /* a rotor near-miss (or exact grazing): nothing changed */
-                heap_update(g, k, predict(g, k));
+                st = schedule(g, k, predict(g, k));
             }
         } else if (ev->otype == EV_CELL) {
             int dir = ev->oarg;
             g->crossings++; g->obs_crossings++;
             do_cell(g, k, dir);
-            heap_update(g, k, predict_after_crossing(g, k, dir));
+            st = schedule(g, k, predict_after_crossing(g, k, dir));
         } else if (ev->otype == EV_WALL) {
             do_wall(g, k, ev->oarg, ev->oend);
-            heap_update(g, k, predict(g, k));
+            st = schedule(g, k, predict(g, k));
         } else {
-            heap_update(g, k, INFINITY);
+            st = schedule(g, k, INFINITY);
         }
     }
     if (st == MAGDYN_OK) g->time = te;
+    else g->primed = 0;        /* predict everything afresh next time */
     rebase(g);
     return st;
 }

@@ -47,13 +47,14 @@ typedef struct {
     int otype;        /* EV_CELL, EV_WALL or EV_NONE */
     int oarg;         /* EV_CELL: direction 0-3 (+x, -x, +y, -y); EV_WALL: wall 0-3 */
     int oend;         /* EV_WALL of a rotor: the end that touches */
-    int hpos;         /* position in the heap */
+    unsigned ver;     /* version of the particle's current heap entry */
     int species;
     int ext;          /* index returned to the caller (per kind) */
 } gas_event;          /* 64 bytes: the second cache line of a particle */
 
-/* A heap entry: a particle and the time of its earliest event. */
-typedef struct { double t; int k; int pad; } gas_hent;
+/* A heap entry: a particle, the time of its earliest event, and the
+ * version that tells whether the entry is still the particle's current one. */
+typedef struct { double t; int k; unsigned ver; } gas_hent;
 
 struct magdyn_gas {
     magdyn_gas_params par;
@@ -73,9 +74,10 @@ struct magdyn_gas {
     double cw, ch;
     int built_n;             /* particles when the grid was built */
 
-    /* event heap: entries by position (heap = heap_mem + 3, so that the
-     * four children of a node share one 64-byte line), hpos by particle */
+    /* event heap of hn entries, room for hcap (heap = heap_mem + 3, so that
+     * the four children of a node share one 64-byte line) */
     gas_hent *heap_mem, *heap;
+    int hn, hcap;
     int primed;              /* events predicted and heap valid */
 
     /* time: the epoch origin t_base plus time within the epoch */
@@ -92,29 +94,29 @@ struct magdyn_gas {
     double obs_t_acc;        /* time (in epoch) up to which obs_ke_int is summed */
 };
 
-/* ---- indexed 4-ary heap on event times ---------------------------------
+/* ---- 4-ary heap of event times with lazy deletion ----------------------
  * A 4-ary heap halves the depth of a binary one, and with 16-byte entries
- * aligned so that siblings share a cache line each level costs one miss. */
+ * aligned so that siblings share a cache line each level costs one miss.
+ * Rescheduling a particle pushes a new entry and bumps its version; the old
+ * entry stays until it reaches the top and is dropped there.  This avoids
+ * the position index of an indexed heap, whose updates are a random memory
+ * write for every level an entry moves. */
 
-static inline void heap_up(struct magdyn_gas *g, int pos)
+static inline void heap_sift_up(gas_hent *h, int pos)
 {
-    gas_hent e = g->heap[pos];
+    gas_hent e = h[pos];
     while (pos > 0) {
         int up = (pos - 1) >> 2;
-        if (!(g->heap[up].t > e.t)) break;
-        g->heap[pos] = g->heap[up];
-        g->ev[g->heap[pos].k].hpos = pos;
+        if (!(h[up].t > e.t)) break;
+        h[pos] = h[up];
         pos = up;
     }
-    g->heap[pos] = e;
-    g->ev[e.k].hpos = pos;
+    h[pos] = e;
 }
 
-static inline void heap_down(struct magdyn_gas *g, int pos)
+static inline void heap_sift_down(gas_hent *h, int n, int pos)
 {
-    gas_hent e = g->heap[pos];
-    const gas_hent *h = g->heap;
-    int n = g->n;
+    gas_hent e = h[pos];
     for (;;) {
         int c = 4 * pos + 1, m, last, i;
         double tm;
@@ -124,21 +126,18 @@ static inline void heap_down(struct magdyn_gas *g, int pos)
         for (i = c + 1; i <= last; i++)
             if (h[i].t < tm) { tm = h[i].t; m = i; }
         if (!(tm < e.t)) break;
-        g->heap[pos] = h[m];
-        g->ev[h[m].k].hpos = pos;
+        h[pos] = h[m];
         pos = m;
     }
-    g->heap[pos] = e;
-    g->ev[e.k].hpos = pos;
+    h[pos] = e;
 }
 
-/* New time for particle k's entry. */
-static inline void heap_update(struct magdyn_gas *g, int k, double t)
+static inline void heap_pop(struct magdyn_gas *g)
 {
-    int pos = g->ev[k].hpos;
-    double old = g->heap[pos].t;
-    g->heap[pos].t = t;
-    if (t < old) heap_up(g, pos); else heap_down(g, pos);
+    if (--g->hn > 0) {
+        g->heap[0] = g->heap[g->hn];
+        heap_sift_down(g->heap, g->hn, 0);
+    }
 }
 
 #endif
