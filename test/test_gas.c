@@ -272,6 +272,37 @@ START_TEST(inelastic_cools)
 }
 END_TEST
 
+/* Three discs in a line with restitution 0.01 < 7 - 4 sqrt(3) collapse
+ * inelastically (McNamara & Young, Phys. Fluids A 4 (1992) 496): their
+ * relative velocities shrink geometrically, collision after collision.  In
+ * floating point the sequence ends when they are equal; advance must come
+ * back (MAGDYN_OK, or MAGDYN_ENOCONV if events pile up at one instant) with
+ * the three moving together and no overlap. */
+START_TEST(inelastic_collapse_stops)
+{
+    magdyn_gas_params p = {20, 20, 1};
+    magdyn_gas *g = magdyn_gas_new(&p);
+    magdyn_disc a = mkdisc(4, 5, 1, 0, 1, 0.5), b = mkdisc(5.5, 5, 0.2, 0, 1, 0.5), c = mkdisc(7.3, 5, -1, 0, 1, 0.5);
+    magdyn_status st;
+    magdyn_gas_add_disc(g, &a);
+    magdyn_gas_add_disc(g, &b);
+    magdyn_gas_add_disc(g, &c);
+    ck_assert_int_eq(magdyn_gas_set_restitution(g, 0.01, 1.0), MAGDYN_OK);
+    st = magdyn_gas_advance(g, 3.0);
+    ck_assert(st == MAGDYN_OK || st == MAGDYN_ENOCONV);
+    ck_assert(magdyn_gas_collisions(g) > 10);
+    magdyn_gas_get_disc(g, 0, &a);
+    magdyn_gas_get_disc(g, 1, &b);
+    magdyn_gas_get_disc(g, 2, &c);
+    /* momentum 0.2 shared by three: 0.0667 each */
+    ck_assert_double_eq_tol(a.v.x, 0.2 / 3, 1e-9);
+    ck_assert_double_eq_tol(b.v.x, 0.2 / 3, 1e-9);
+    ck_assert_double_eq_tol(c.v.x, 0.2 / 3, 1e-9);
+    ck_assert(smallest_gap(g, 20, 20, 1) > -1e-12);
+    magdyn_gas_free(g);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gas");
@@ -285,6 +316,7 @@ int main(void)
     tcase_add_test(tc, dense_conservation_no_overlap);
     tcase_add_test(tc, walls_with_rotors);
     tcase_add_test(tc, inelastic_cools);
+    tcase_add_test(tc, inelastic_collapse_stops);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -4,11 +4,12 @@
  * Exact event-driven dynamics (Alder & Wainwright 1959; Rapaport, "The Art
  * of Molecular Dynamics Simulation", ch. 14; Isobe, Int. J. Mod. Phys. C 10
  * (1999) 1281): particles fly freely between events, which are predicted
- * exactly and kept in an event queue (an indexed binary heap holding one
- * pending event per particle; an event whose partner has changed course
- * since it was predicted is stale and replaced when it comes up).  Cell
- * lists limit each prediction to the 3x3 neighbouring cells, so an event
- * costs O(log N).  Events: pair collisions (disc-disc, rotor-disc,
+ * exactly and kept in an event queue (a 4-ary heap holding each
+ * particle's next event, with lazy deletion of superseded entries; an event
+ * whose partner has changed course since it was predicted is stale and
+ * replaced when it comes up, recognised by per-particle collision
+ * counters).  Cell lists limit each prediction to the 3x3 neighbouring
+ * cells, so an event costs O(log N).  Events: pair collisions (disc-disc, rotor-disc,
  * rotor-rotor, see magdyn/kinetics.h for the contact model), wall
  * collisions and cell crossings.  Particles never overlap: contacts are
  * found from the safe side.
