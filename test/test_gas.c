@@ -309,7 +309,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     SRunner *sr;
     int failed;
-    tcase_set_timeout(tc, 120);
+    tcase_set_timeout(tc, 600);   /* wall clock, on a shared machine */
     tcase_add_test(tc, bad_input);
     tcase_add_test(tc, head_on);
     tcase_add_test(tc, free_flight_and_walls);
