@@ -42,7 +42,7 @@ void magdyn_gas_free(magdyn_gas *g)
     free(g->p); free(g->ev);
     free(g->disc_k); free(g->rot_k); free(g->rot);
     free(g->head);
-    free(g->heap_mem);
+    free(g->heap_mem); free(g->cal_pool); free(g->cal_bucket);
     free(g);
 }
 
@@ -657,14 +657,91 @@ static magdyn_status heap_reserve(magdyn_gas *g, int need)
     return MAGDYN_OK;
 }
 
-/* Drops the stale entries and rebuilds the heap bottom-up. */
-static void heap_compact(magdyn_gas *g)
+static magdyn_status heap_push(magdyn_gas *g, gas_hent e)
 {
-    int i, n = 0;
-    for (i = 0; i < g->hn; i++)
-        if (g->heap[i].ver == g->ev[g->heap[i].k].ver) g->heap[n++] = g->heap[i];
-    g->hn = n;
-    for (i = (n - 2) / 4; i >= 0; i--) heap_sift_down(g->heap, n, i);
+    if (g->hn == g->hcap && heap_reserve(g, g->hn + 1) != MAGDYN_OK) return MAGDYN_ENOMEM;
+    g->heap[g->hn] = e;
+    heap_sift_up(g->heap, g->hn++);
+    return MAGDYN_OK;
+}
+
+/* Calendar bucket number of time t (clamped far in the future). */
+static long long cal_index(const magdyn_gas *g, double t)
+{
+    double x = t * g->cal_inv_w;
+    return x < 4e18 ? (long long)x : (long long)4e18;
+}
+
+/* Queues entry e: into the front heap when due in the current bucket,
+ * else onto its bucket's list. */
+static magdyn_status queue_push(magdyn_gas *g, gas_hent e)
+{
+    long long idx = cal_index(g, e.t);
+    int c;
+    if (idx <= g->cal_cur) return heap_push(g, e);
+    if (g->cal_free < 0) {
+        int cap = g->cal_cap ? 2 * g->cal_cap : 1024, i;
+        gas_cent *q = realloc(g->cal_pool, (size_t)cap * sizeof *q);
+        if (!q) return MAGDYN_ENOMEM;
+        for (i = g->cal_cap; i < cap; i++) q[i].next = i + 1 < cap ? i + 1 : -1;
+        g->cal_free = g->cal_cap;
+        g->cal_pool = q;
+        g->cal_cap = cap;
+    }
+    c = g->cal_free;
+    g->cal_free = g->cal_pool[c].next;
+    g->cal_pool[c].e = e;
+    g->cal_pool[c].next = g->cal_bucket[idx & (g->cal_nb - 1)];
+    g->cal_bucket[idx & (g->cal_nb - 1)] = c;
+    g->cal_count++;
+    return MAGDYN_OK;
+}
+
+/* Moves the due, still current entries of bucket b into the front heap;
+ * drops superseded ones; keeps those of later years. */
+static magdyn_status cal_drain(magdyn_gas *g, int b)
+{
+    int *pp = &g->cal_bucket[b], c;
+    while ((c = *pp) >= 0) {
+        gas_cent *ce = &g->cal_pool[c];
+        int due = cal_index(g, ce->e.t) <= g->cal_cur;
+        if (due || ce->e.ver != g->ev[ce->e.k].ver) {
+            if (due && ce->e.ver == g->ev[ce->e.k].ver && heap_push(g, ce->e) != MAGDYN_OK)
+                return MAGDYN_ENOMEM;
+            *pp = ce->next;
+            ce->next = g->cal_free;
+            g->cal_free = c;
+            g->cal_count--;
+        } else {
+            pp = &ce->next;
+        }
+    }
+    return MAGDYN_OK;
+}
+
+/* Makes the front heap hold the earliest entry: 1 if any is left, 0 if the
+ * queue is empty, negative on error. */
+static int queue_front(magdyn_gas *g)
+{
+    long long steps = 0;
+    while (g->hn == 0) {
+        if (g->cal_count == 0) return 0;
+        if (++steps > g->cal_nb) {
+            /* a whole year of empty buckets: jump to the earliest entry */
+            long long lo = -1;
+            int b, c;
+            for (b = 0; b < g->cal_nb; b++)
+                for (c = g->cal_bucket[b]; c >= 0; c = g->cal_pool[c].next) {
+                    long long idx = cal_index(g, g->cal_pool[c].e.t);
+                    if (lo < 0 || idx < lo) lo = idx;
+                }
+            g->cal_cur = lo - 1;
+            steps = 0;
+        }
+        g->cal_cur++;
+        if (cal_drain(g, (int)(g->cal_cur & (g->cal_nb - 1))) != MAGDYN_OK) return MAGDYN_ENOMEM;
+    }
+    return 1;
 }
 
 /* Makes t the time of particle k's next event (INFINITY: none). */
@@ -673,36 +750,69 @@ static magdyn_status schedule(magdyn_gas *g, int k, double t)
     gas_hent e;
     g->ev[k].ver++;
     if (!(t < INFINITY)) return MAGDYN_OK;
-    if (g->hn == g->hcap) {
-        /* mostly stale entries: compact instead of growing */
-        if (g->hn > 2 * g->n + 64) heap_compact(g);
-        if (g->hn == g->hcap && heap_reserve(g, g->hn + 1) != MAGDYN_OK) return MAGDYN_ENOMEM;
-    }
     e.t = t; e.k = k; e.ver = g->ev[k].ver;
-    g->heap[g->hn] = e;
-    heap_sift_up(g->heap, g->hn++);
+    return queue_push(g, e);
+}
+
+/*
+ * (Re)builds the queue from every particle's current event at g->time.
+ * Bucket width: twice the mean spacing of the pending event times, so a
+ * bucket holds about two entries; at least 2 N buckets, so a year spans
+ * about four mean horizons and few entries wait a year.
+ */
+static magdyn_status queue_build(magdyn_gas *g)
+{
+    double sum = 0.0;
+    int k, nfin = 0, nb = 64, b;
+    magdyn_status st;
+    for (k = 0; k < g->n; k++) {
+        const gas_event *ev = &g->ev[k];
+        double t = ev->tp < ev->to ? ev->tp : ev->to;
+        if (t < INFINITY) { sum += t - g->time; nfin++; }
+    }
+    while (nb < 2 * g->n) nb *= 2;
+    if (nb != g->cal_nb) {
+        int *q = realloc(g->cal_bucket, (size_t)nb * sizeof *q);
+        if (!q) return MAGDYN_ENOMEM;
+        g->cal_bucket = q;
+        g->cal_nb = nb;
+    }
+    for (b = 0; b < nb; b++) g->cal_bucket[b] = -1;
+    if (g->cal_pool) {
+        for (k = 0; k < g->cal_cap; k++) g->cal_pool[k].next = k + 1 < g->cal_cap ? k + 1 : -1;
+        g->cal_free = 0;
+    } else {
+        g->cal_free = -1;
+    }
+    g->cal_count = 0;
+    g->hn = 0;
+    g->cal_w = nfin > 0 && sum > 0.0 ? 2.0 * sum / ((double)nfin * nfin) : 1.0;
+    if (!(g->cal_w > 0.0) || !isfinite(1.0 / g->cal_w)) g->cal_w = 1.0;
+    g->cal_inv_w = 1.0 / g->cal_w;
+    g->cal_cur = cal_index(g, g->time);
+    if ((st = heap_reserve(g, 64)) != MAGDYN_OK) return st;
+    for (k = 0; k < g->n; k++) {
+        const gas_event *ev = &g->ev[k];
+        double t = ev->tp < ev->to ? ev->tp : ev->to;
+        g->ev[k].ver++;
+        if (t < INFINITY) {
+            gas_hent e;
+            e.t = t; e.k = k; e.ver = g->ev[k].ver;
+            if ((st = queue_push(g, e)) != MAGDYN_OK) return st;
+        }
+    }
     return MAGDYN_OK;
 }
 
-/* Predicts every event and builds the heap (bottom-up). */
+/* Predicts every event and builds the queue. */
 static magdyn_status prime(magdyn_gas *g)
 {
     int k;
     magdyn_status st;
     /* the finest grid for the final number of particles */
     if ((st = grid_build(g, g->max_reach, g->n)) != MAGDYN_OK) return st;
-    if ((st = heap_reserve(g, 2 * g->n + 64)) != MAGDYN_OK) return st;
-    g->hn = 0;
-    for (k = 0; k < g->n; k++) {
-        double t = predict(g, k);
-        g->ev[k].ver++;
-        if (!(t < INFINITY)) continue;
-        g->heap[g->hn].t = t;
-        g->heap[g->hn].k = k;
-        g->heap[g->hn].ver = g->ev[k].ver;
-        g->hn++;
-    }
-    for (k = (g->hn - 2) / 4; k >= 0; k--) heap_sift_down(g->heap, g->hn, k);
+    for (k = 0; k < g->n; k++) predict(g, k);
+    if ((st = queue_build(g)) != MAGDYN_OK) return st;
     g->primed = 1;
     return MAGDYN_OK;
 }
@@ -719,10 +829,11 @@ static void rebase(magdyn_gas *g)
         g->ev[k].tp -= t;
         g->ev[k].to -= t;
     }
-    for (k = 0; k < g->hn; k++) g->heap[k].t -= t;
     g->obs_t_acc -= t;
     g->t_base += t;
     g->time = 0.0;
+    /* the calendar is laid out in epoch times: build it afresh */
+    if (g->primed && queue_build(g) != MAGDYN_OK) g->primed = 0;
 }
 
 magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
@@ -737,8 +848,11 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
     if (g->n == 0) { g->time = te; rebase(g); return MAGDYN_OK; }
     if (!g->primed && (st = prime(g)) != MAGDYN_OK) return st;
     same_max = 100LL * g->n + 1000000LL;
-    while (g->hn > 0 && st == MAGDYN_OK) {
-        gas_hent top = g->heap[0];
+    while (st == MAGDYN_OK) {
+        gas_hent top;
+        int any = queue_front(g);
+        if (any <= 0) { if (any < 0) st = MAGDYN_ENOMEM; break; }
+        top = g->heap[0];
         int k = top.k;
         double t = top.t;
         gas_event *ev = &g->ev[k];

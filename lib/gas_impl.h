@@ -56,6 +56,9 @@ typedef struct {
  * version that tells whether the entry is still the particle's current one. */
 typedef struct { double t; int k; unsigned ver; } gas_hent;
 
+/* A calendar entry: a heap entry and the next entry of its bucket. */
+typedef struct { gas_hent e; int next; int pad; } gas_cent;
+
 struct magdyn_gas {
     magdyn_gas_params par;
     double e_pair, e_wall;
@@ -74,10 +77,19 @@ struct magdyn_gas {
     double cw, ch;
     int built_n;             /* particles when the grid was built */
 
-    /* event heap of hn entries, room for hcap (heap = heap_mem + 3, so that
-     * the four children of a node share one 64-byte line) */
+    /*
+     * Event queue: a calendar (Brown, Commun. ACM 31 (1988) 1220; Paul,
+     * J. Comput. Phys. 221 (2007) 615) of nb buckets of width cal_w, each a
+     * list of entries in cal_pool; the entries of the current bucket cal_cur
+     * (and earlier) sit in a small 4-ary heap (heap = heap_mem + 3, so that
+     * the four children of a node share one 64-byte line).
+     */
     gas_hent *heap_mem, *heap;
     int hn, hcap;
+    gas_cent *cal_pool;
+    int cal_cap, cal_free, cal_count, *cal_bucket, cal_nb;
+    double cal_w, cal_inv_w;
+    long long cal_cur;
     int primed;              /* events predicted and heap valid */
 
     /* time: the epoch origin t_base plus time within the epoch */
