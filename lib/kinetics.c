@@ -7,9 +7,6 @@
 #include <stddef.h>
 #include "kinetics_impl.h"
 
-/* Root-finder budget per end pair; a lower bound is returned past it. */
-#define ROOT_MAX_ITER 100000
-
 magdyn_status magdyn_disc_check(const magdyn_disc *d)
 {
     if (!d) return MAGDYN_EINVAL;
@@ -52,101 +49,6 @@ double magdyn_rotor_inertia(double mass, double rod_mass, double half_length, do
     m_end = 0.5 * (mass - rod_mass);
     return 2.0 * m_end * (half_length * half_length + 0.5 * end_radius * end_radius) +
            rod_mass * 4.0 * half_length * half_length / 12.0;
-}
-
-/* ---- safe root finding --------------------------------------------------- */
-
-/*
- * Largest step h >= 0 such that f + fp h - m h^2 / 2 stays positive on
- * [0, h): the first root of the lower-bounding parabola (f > 0, m > 0).
- */
-static double safe_step(double f, double fp, double m)
-{
-    double q = sqrt(fp * fp + 2.0 * m * f);
-    return fp < 0.0 ? 2.0 * f / (q - fp) : (fp + q) / m;
-}
-
-double mdk_pair_root(double d0x, double d0y, double dvx, double dvy,
-                     mdk_arm a, mdk_arm b, double s, double horizon)
-{
-    double la = fabs(a.l), lb = fabs(b.l), wa = a.l * a.om, wb = b.l * b.om;
-    double v = hypot(dvx, dvy) + fabs(wa) + fabs(wb);
-    double acc = la * a.om * a.om + lb * b.om * b.om;
-    double reach = la + lb + s, tol_f = 2.0 * MDK_ROOT_TOL * s * s;
-    double t = 0.0, t_end = horizon, v2 = dvx * dvx + dvy * dvy;
-    double c = d0x * d0x + d0y * d0y - reach * reach, bb = d0x * dvx + d0y * dvy;
-    int it;
-    if (!(v > 0.0)) return INFINITY;
-    /* Only while the centres are within reach can the ends touch: the
-     * window [t_in, t_out] from |d0 + dv t| = reach cuts the search. */
-    if (v2 > 0.0) {
-        double disc = bb * bb - v2 * c, sq;
-        if (disc <= 0.0) return INFINITY;
-        sq = sqrt(disc);
-        if (c > 0.0) {
-            if (bb >= 0.0) return INFINITY;
-            t = c / (-bb + sq);
-        }
-        {
-            double t_out = bb <= 0.0 ? (-bb + sq) / v2 : -c / (bb + sq);
-            if (t_out < t_end) t_end = t_out;
-        }
-    } else if (c > 0.0) {
-        return INFINITY;
-    }
-    for (it = 0; it < ROOT_MAX_ITER; it++) {
-        double pa = a.th + a.om * t, pb = b.th + b.om * t;
-        double ca = cos(pa), sa = sin(pa), cb = cos(pb), sb = sin(pb);
-        double dx = d0x + dvx * t + a.l * ca - b.l * cb;
-        double dy = d0y + dvy * t + a.l * sa - b.l * sb;
-        double px = dvx - wa * sa + wb * sb, py = dvy + wa * ca - wb * cb;
-        double f = dx * dx + dy * dy - s * s, fp = 2.0 * (dx * px + dy * py);
-        double dn = sqrt(dx * dx + dy * dy), hcap = (dn + s) / v, m, h;
-        if (t > t_end) return INFINITY;
-        if (f <= tol_f && fp < 0.0) return t;
-        /* |f''| = 2 |d'^2 + d.d''| <= 2 (v^2 + |d| acc) with |d| <= dn + v hcap */
-        m = 2.0 * (v * v + acc * (2.0 * dn + s));
-        if (f > tol_f) {
-            h = safe_step(f, fp, m);
-        } else {
-            /* touching but not approaching (grazing, or just collided):
-             * step on by at least a tiny amount, which can hide at most a
-             * re-contact of depth ~1e-14 s */
-            h = safe_step(f > 0.0 ? f : 0.0, fp, m);
-            if (h < 1e-7 * s / v) h = 1e-7 * s / v;
-        }
-        t += h < hcap ? h : hcap;
-    }
-    return t <= t_end ? t : INFINITY;
-}
-
-double mdk_wall_root(double x0, double vx, mdk_arm arm, double x_wall, int dir,
-                     double b, double horizon)
-{
-    double wl = arm.l * arm.om, la = fabs(arm.l);
-    double m = la * arm.om * arm.om, tol = MDK_ROOT_TOL * (la + b), t = 0.0;
-    double sv = dir * vx;            /* centre speed towards the wall */
-    int it;
-    /* moving away with the whole reach clear of the wall: never */
-    if (sv <= 0.0 && dir * (x_wall - x0) - la - b > 0.0) return INFINITY;
-    for (it = 0; it < ROOT_MAX_ITER; it++) {
-        double ph = arm.th + arm.om * t;
-        double g = dir * (x_wall - (x0 + vx * t + arm.l * cos(ph))) - b;
-        double gp = -dir * (vx - wl * sin(ph)), h;
-        if (t > horizon) return INFINITY;
-        if (g <= tol && gp < 0.0) return t;
-        if (m > 0.0) {
-            h = safe_step(g > tol ? g : 0.0, gp, m);
-            if (g <= tol && h < 1e-7 * (la + b) / (fabs(vx) + fabs(wl))) h = 1e-7 * (la + b) / (fabs(vx) + fabs(wl));
-        } else {
-            if (gp >= 0.0) return INFINITY;
-            h = g > 0.0 ? g / -gp : 0.0;
-            if (h == 0.0) return t;
-        }
-        if (sv <= 0.0 && dir * (x_wall - x0 - vx * t) - la - b > 0.0) return INFINITY;
-        t += h;
-    }
-    return t <= horizon ? t : INFINITY;
 }
 
 /* ---- discs ------------------------------------------------------------- */
