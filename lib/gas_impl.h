@@ -91,6 +91,7 @@ struct magdyn_gas {
     double cal_w, cal_inv_w;
     long long cal_cur;
     int primed;              /* events predicted and heap valid */
+    long long sorted_at;     /* g->events when the particles were last sorted */
 
     /* time: the epoch origin t_base plus time within the epoch */
     double t_base, time;
