@@ -739,6 +739,7 @@ static int queue_front(magdyn_gas *g)
             steps = 0;
         }
         g->cal_cur++;
+        g->cal_steps++;
         if (cal_drain(g, (int)(g->cal_cur & (g->cal_nb - 1))) != MAGDYN_OK) return MAGDYN_ENOMEM;
     }
     return 1;
@@ -785,6 +786,7 @@ static magdyn_status queue_build(magdyn_gas *g)
         g->cal_free = -1;
     }
     g->cal_count = 0;
+    g->cal_steps = g->cal_pops = 0;
     g->hn = 0;
     g->cal_w = nfin > 0 && sum > 0.0 ? 2.0 * sum / ((double)nfin * nfin) : 1.0;
     if (!(g->cal_w > 0.0) || !isfinite(1.0 / g->cal_w)) g->cal_w = 1.0;
@@ -919,7 +921,14 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
     same_max = 100LL * g->n + 1000000LL;
     while (st == MAGDYN_OK) {
         gas_hent top;
-        int any = queue_front(g);
+        int any;
+        /* buckets far too narrow for the present event rate (the gas has
+         * cooled, say): lay the calendar out afresh */
+        if (++g->cal_pops > g->n + 64) {
+            if (g->cal_steps > 8 * g->cal_pops && (st = queue_build(g)) != MAGDYN_OK) break;
+            g->cal_steps = g->cal_pops = 0;
+        }
+        any = queue_front(g);
         if (any <= 0) { if (any < 0) st = MAGDYN_ENOMEM; break; }
         top = g->heap[0];
         int k = top.k;

@@ -90,6 +90,7 @@ struct magdyn_gas {
     int cal_cap, cal_free, cal_count, *cal_bucket, cal_nb;
     double cal_w, cal_inv_w;
     long long cal_cur;
+    long long cal_steps, cal_pops;   /* buckets stepped and entries popped since the last tuning */
     int primed;              /* events predicted and heap valid */
     long long sorted_at;     /* g->events when the particles were last sorted */
 

@@ -4,12 +4,16 @@
  * Exact event-driven dynamics (Alder & Wainwright 1959; Rapaport, "The Art
  * of Molecular Dynamics Simulation", ch. 14; Isobe, Int. J. Mod. Phys. C 10
  * (1999) 1281): particles fly freely between events, which are predicted
- * exactly and kept in an event queue (a 4-ary heap holding each
- * particle's next event, with lazy deletion of superseded entries; an event
- * whose partner has changed course since it was predicted is stale and
- * replaced when it comes up, recognised by per-particle collision
- * counters).  Cell lists limit each prediction to the 3x3 neighbouring
- * cells, so an event costs O(log N).  Events: pair collisions (disc-disc, rotor-disc,
+ * exactly and kept in an event queue: a calendar of time buckets (Brown
+ * 1988; Paul, J. Comput. Phys. 221 (2007) 615) with a small 4-ary heap for
+ * the current bucket, holding each particle's next event; superseded
+ * entries are dropped lazily, and an event whose partner has changed course
+ * since it was predicted is recognised as stale by per-particle collision
+ * counters and replaced when it comes up.  Cell lists limit each prediction
+ * to the 3x3 neighbouring cells (a disc entering a cell scans only the
+ * cells that came into reach), so an event costs O(1) on average; the
+ * particles are kept numbered in z-order of their cells for memory
+ * locality.  Events: pair collisions (disc-disc, rotor-disc,
  * rotor-rotor, see magdyn/kinetics.h for the contact model), wall
  * collisions and cell crossings.  Particles never overlap: contacts are
  * found from the safe side.
