@@ -209,7 +209,7 @@ START_TEST(walls_with_rotors)
     magdyn_gas_params p = {30, 30, 0};
     magdyn_gas *g = magdyn_gas_new(&p);
     magdyn_gas_observables o0, o;
-    int i, j, k, steps = (int)test_count(100);
+    int i, j, k, steps = 10 + (int)test_count(90);
     double t = 0;
     for (i = 0; i < 10; i++)
         for (j = 0; j < 10; j++) {
