@@ -1,0 +1,225 @@
+/*
+ * bench/collide.c - ns per pair of box collision tests on one set of 10^6
+ * random pairs: magdyn_obb_sat against ODE's dBoxTouchesBox, and
+ * magdyn_obb_manifold against ODE's dBoxBox (up to 8 contacts), with the
+ * agreement of their answers.  Printed, not asserted.  Without ODE only the
+ * libmagdyn figures are printed.
+ *
+ * Boxes: half extents uniform in [0.1, 1] m, uniformly random orientations,
+ * centres uniform in [-1.3, 1.3]^3 m (about a third of the pairs overlap).
+ * Two runs: "cached", 10^6 random pairs drawn from a pool of 2048 boxes
+ * (the working set of a stepper, in cache: measures computation), and
+ * "streaming", 10^6 pairs of 2 x 10^6 distinct boxes (160 MB for libmagdyn,
+ * 320 MB for ODE: mostly measures memory).  ODE is given its rotation
+ * matrices ready made (converted before timing), while libmagdyn converts
+ * its quaternions and validates its input on every call.
+ */
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <math.h>
+#include <time.h>
+#include <magdyn.h>
+#ifdef HAVE_ODE
+#include <ode/ode.h>
+#endif
+
+#define NPAIRS 1000000
+#define REPEAT 5
+
+static uint64_t rng_state = 0x0DE0DE0DE0ULL;
+static double rnd(void)
+{
+    rng_state ^= rng_state >> 12; rng_state ^= rng_state << 25; rng_state ^= rng_state >> 27;
+    return (double)((rng_state * 2685821657736338717ULL) >> 11) * (1.0 / 9007199254740992.0);
+}
+static double rrange(double lo, double hi) { return lo + (hi - lo) * rnd(); }
+static magdyn_quat rquat(void)
+{
+    double u1 = rnd(), u2 = rnd(), u3 = rnd(), a = sqrt(1.0 - u1), b = sqrt(u1);
+    return magdyn_q(a * sin(2.0 * MAGDYN_PI * u2), a * cos(2.0 * MAGDYN_PI * u2),
+                    b * sin(2.0 * MAGDYN_PI * u3), b * cos(2.0 * MAGDYN_PI * u3));
+}
+static magdyn_obb rbox(void)
+{
+    magdyn_obb b;
+    b.center = magdyn_v3(rrange(-1.3, 1.3), rrange(-1.3, 1.3), rrange(-1.3, 1.3));
+    b.orientation = rquat();
+    b.half = magdyn_v3(rrange(0.1, 1), rrange(0.1, 1), rrange(0.1, 1));
+    return b;
+}
+
+/* processor time of this process [s]: time spent descheduled on a shared
+ * machine does not count */
+static double now(void)
+{
+    return (double)clock() / CLOCKS_PER_SEC;
+}
+
+static magdyn_obb *P;          /* the pool */
+static int *IA, *IB;           /* pair k is P[IA[k]], P[IB[k]] */
+static volatile double sink;
+
+#define TIME_LOOP(result, ...)                                               \
+    do {                                                                    \
+        int rep_; double best_ = INFINITY;                                  \
+        for (rep_ = 0; rep_ < REPEAT; rep_++) {                             \
+            double t0_ = now(), acc_ = 0.0; long i;                         \
+            for (i = 0; i < NPAIRS; i++) { __VA_ARGS__ }                         \
+            t0_ = now() - t0_;                                              \
+            sink = acc_;                                                    \
+            if (t0_ < best_) best_ = t0_;                                   \
+        }                                                                   \
+        (result) = best_ / NPAIRS * 1e9;                                    \
+    } while (0)
+
+#ifdef HAVE_ODE
+typedef struct { dVector3 p, side; dMatrix3 R; dQuaternion q; } ode_box;
+static ode_box *OP;
+static void to_ode(const magdyn_obb *b, ode_box *o)
+{
+    magdyn_mat3 m = magdyn_quat_to_mat3(b->orientation);
+    int i, j;
+    o->q[0] = b->orientation.w; o->q[1] = b->orientation.x;
+    o->q[2] = b->orientation.y; o->q[3] = b->orientation.z;
+    o->p[0] = b->center.x; o->p[1] = b->center.y; o->p[2] = b->center.z; o->p[3] = 0;
+    o->side[0] = 2 * b->half.x; o->side[1] = 2 * b->half.y; o->side[2] = 2 * b->half.z; o->side[3] = 0;
+    for (i = 0; i < 3; i++) {
+        for (j = 0; j < 3; j++) o->R[4 * i + j] = m.m[i][j];
+        o->R[4 * i + 3] = 0;
+    }
+}
+#endif
+
+static void run(const char *label)
+{
+    long i, overlaps = 0;
+    double t_sat_full, t_sat_flag, t_man;
+#define A_ P[IA[i]]
+#define B_ P[IB[i]]
+    for (i = 0; i < NPAIRS; i++) overlaps += magdyn_obb_sat(&A_, &B_, NULL);
+    printf("%s: %d random box pairs, %ld overlapping (%.1f%%), best of %d runs\n",
+           label, NPAIRS, overlaps, 100.0 * overlaps / NPAIRS, REPEAT);
+
+    TIME_LOOP(t_sat_flag, acc_ += magdyn_obb_sat(&A_, &B_, NULL););
+    TIME_LOOP(t_sat_full, { magdyn_sat_result r; magdyn_obb_sat(&A_, &B_, &r); acc_ += r.separation; });
+    TIME_LOOP(t_man, { magdyn_manifold m; acc_ += magdyn_obb_manifold(&A_, &B_, 0.0, &m); });
+    printf("  magdyn_obb_sat, overlap flag only (out = NULL): %6.1f ns/pair\n", t_sat_flag);
+    printf("  magdyn_obb_sat, separation and normal:          %6.1f ns/pair\n", t_sat_full);
+#ifdef HAVE_ODE
+#define OA_ OP[IA[i]]
+#define OB_ OP[IB[i]]
+    {
+        double t_touch, t_boxbox, t_touch_q, t_boxbox_q;
+        long agree_flag = 0, agree_count = 0, both = 0, agree_normal = 0, agree_depth = 0;
+        long pts_ours = 0, pts_ode = 0, ode_deeper = 0;
+        TIME_LOOP(t_touch, acc_ += dBoxTouchesBox(OA_.p, OA_.R, OA_.side, OB_.p, OB_.R, OB_.side););
+        TIME_LOOP(t_boxbox, {
+            dContactGeom c[8]; dVector3 n; dReal depth; int code;
+            acc_ += dBoxBox(OA_.p, OA_.R, OA_.side, OB_.p, OB_.R, OB_.side, n, &depth, &code,
+                            8, c, (int)sizeof(dContactGeom));
+        });
+        /* the same with ODE converting the quaternions too, as libmagdyn does */
+        TIME_LOOP(t_touch_q, {
+            dMatrix3 Ra, Rb;
+            dQtoR(OA_.q, Ra); dQtoR(OB_.q, Rb);
+            acc_ += dBoxTouchesBox(OA_.p, Ra, OA_.side, OB_.p, Rb, OB_.side);
+        });
+        TIME_LOOP(t_boxbox_q, {
+            dContactGeom c[8]; dVector3 n; dReal depth; int code;
+            dMatrix3 Ra, Rb;
+            dQtoR(OA_.q, Ra); dQtoR(OB_.q, Rb);
+            acc_ += dBoxBox(OA_.p, Ra, OA_.side, OB_.p, Rb, OB_.side, n, &depth, &code,
+                            8, c, (int)sizeof(dContactGeom));
+        });
+        /* the answers */
+        for (i = 0; i < NPAIRS; i++) {
+            dContactGeom c[8]; dVector3 n; dReal depth; int code;
+            magdyn_manifold m;
+            magdyn_sat_result s;
+            int ours = magdyn_obb_sat(&A_, &B_, &s);
+            int theirs = dBoxTouchesBox(OA_.p, OA_.R, OA_.side, OB_.p, OB_.R, OB_.side);
+            int cm = magdyn_obb_manifold(&A_, &B_, 0.0, &m);
+            int co = dBoxBox(OA_.p, OA_.R, OA_.side, OB_.p, OB_.R, OB_.side, n, &depth, &code,
+                             8, c, (int)sizeof(dContactGeom));
+            agree_flag += ours == theirs;
+            agree_count += (cm > 0) == (co > 0);
+            if (cm > 0 && co > 0) {
+                both++;
+                pts_ours += cm;
+                pts_ode += co;
+                /* dBoxBox's normal points from box 1 (a) to box 2 (b) */
+                if (-(n[0] * m.normal.x + n[1] * m.normal.y + n[2] * m.normal.z) > 1.0 - 1e-9) agree_normal++;
+                if (fabs(depth + s.separation) <= 1e-9) agree_depth++;
+                /* ODE prefers face axes by a factor 1.05: where it differs
+                 * its penetration should be the larger (not the minimum) */
+                else if (depth > -s.separation) ode_deeper++;
+            }
+        }
+        printf("  ODE dBoxTouchesBox:                             %6.1f ns/pair   (ratio flag %.2f, full %.2f)\n",
+               t_touch, t_sat_flag / t_touch, t_sat_full / t_touch);
+        printf("  magdyn_obb_manifold (margin 0):                 %6.1f ns/pair\n", t_man);
+        printf("  ODE dBoxBox (8 contacts):                       %6.1f ns/pair   (ratio %.2f)\n", t_boxbox,
+               t_man / t_boxbox);
+        printf("  ODE with dQtoR for both boxes in the loop:      %6.1f ns/pair dBoxTouchesBox (ratio flag %.2f),\n"
+               "                                                 %6.1f ns/pair dBoxBox (ratio %.2f)\n",
+               t_touch_q, t_sat_flag / t_touch_q, t_boxbox_q, t_man / t_boxbox_q);
+        printf("  answers: overlap flag agrees on %ld of %d pairs; contact yes/no agrees on %ld;\n"
+               "    of %ld pairs both touch: same normal (1e-9) %ld, same penetration (1e-9 m) %ld,\n"
+               "    ODE's penetration larger than libmagdyn's minimum %ld (its face bias);\n"
+               "    points per contact: libmagdyn %.2f (at most 4), ODE %.2f\n",
+               agree_flag, NPAIRS, agree_count, both, agree_normal, agree_depth, ode_deeper,
+               (double)pts_ours / (double)(both ? both : 1), (double)pts_ode / (double)(both ? both : 1));
+    }
+#else
+    printf("  magdyn_obb_manifold (margin 0):                 %6.1f ns/pair\n", t_man);
+    printf("  (ODE not found: no comparison)\n");
+#endif
+}
+
+static int setup(long npool, int stream)
+{
+    long i;
+    free(P);
+    P = malloc((size_t)npool * sizeof *P);
+    if (!P) return 0;
+    for (i = 0; i < npool; i++) P[i] = rbox();
+    for (i = 0; i < NPAIRS; i++) {
+        if (stream) {
+            IA[i] = (int)(2 * i);
+            IB[i] = (int)(2 * i + 1);
+        } else {
+            IA[i] = (int)(rnd() * (double)npool);
+            do IB[i] = (int)(rnd() * (double)npool); while (IB[i] == IA[i]);
+        }
+    }
+#ifdef HAVE_ODE
+    free(OP);
+    OP = malloc((size_t)npool * sizeof *OP);
+    if (!OP) return 0;
+    for (i = 0; i < npool; i++) to_ode(&P[i], &OP[i]);
+#endif
+    return 1;
+}
+
+int main(void)
+{
+    IA = malloc(NPAIRS * sizeof *IA);
+    IB = malloc(NPAIRS * sizeof *IB);
+#ifdef HAVE_ODE
+    dInitODE2(0);
+#endif
+    if (!IA || !IB || !setup(2048, 0)) { fprintf(stderr, "out of memory\n"); return 1; }
+    run("bench/collide, cached (pool of 2048 boxes)");
+    if (!setup(2L * NPAIRS, 1)) { fprintf(stderr, "out of memory\n"); return 1; }
+    run("bench/collide, streaming (2e6 distinct boxes)");
+#ifdef HAVE_ODE
+    free(OP);
+    dCloseODE();
+#endif
+    free(P);
+    free(IA);
+    free(IB);
+    return 0;
+}

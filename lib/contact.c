@@ -1,0 +1,283 @@
+/*
+ * contact.c - the contact manifold of two boxes.
+ *
+ * The separating-axis test picks the axis of least penetration (ties go to
+ * faces).  For a face axis the face of that box is the reference face and
+ * the face of the other box most anti-parallel to it the incident face; the
+ * incident quadrilateral is clipped against the four side planes of the
+ * reference face (Sutherland & Hodgman, CACM 17 (1974) 32), its vertices at
+ * or below the reference plane (within the margin) are the contacts, and
+ * more than four are cut down to the four that keep the deepest point and
+ * enclose the largest area.  For an edge-edge axis the contact is the pair of
+ * closest points of the two supporting edges, from the 2x2 normal equations
+ * of seed 000 with clamping (Ericson, Real-Time Collision Detection, 5.1.9),
+ * and the middle of the overlap for parallel edges.  This is the structure
+ * of ODE's dBoxBox, without its fudge factors.
+ */
+#include <math.h>
+#include <float.h>
+#include <magdyn/contact.h>
+#include "obb_core.h"
+
+/* The polygon part with sgn * p[c] <= h, p = (x, y, z) in reference-face
+ * coordinates.  Vertices up to slack beyond the line count as on it (so
+ * coincident edges do not split into pairs of points); new vertices lie
+ * exactly on the line. */
+static int clip_side(double (*in)[3], int n, double (*out)[3], int c, double sgn, double h,
+                     double slack)
+{
+    int i, m = 0;
+    double lim = h + slack;
+    for (i = 0; i < n; i++) {
+        const double *p = in[i], *q = in[i + 1 == n ? 0 : i + 1];
+        double dp = sgn * p[c] - lim, dq = sgn * q[c] - lim;
+        if (dp <= 0.0) {
+            out[m][0] = p[0]; out[m][1] = p[1]; out[m][2] = p[2];
+            m++;
+        }
+        if ((dp < 0.0 && dq > 0.0) || (dp > 0.0 && dq < 0.0)) {
+            /* where the edge crosses the line itself */
+            double ep = sgn * p[c] - h, eq = sgn * q[c] - h, s = ep / (ep - eq);
+            s = s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
+            out[m][0] = p[0] + s * (q[0] - p[0]);
+            out[m][1] = p[1] + s * (q[1] - p[1]);
+            out[m][2] = p[2] + s * (q[2] - p[2]);
+            out[m][c] = sgn * h;
+            m++;
+        }
+    }
+    return m;
+}
+
+/* Of n (5..8) points in convex polygon order, the 4 that contain the deepest
+ * one and span the largest quadrilateral (exhaustively: at most 35 choices,
+ * each area a sum of 4 precomputed cross products); idx receives them in
+ * polygon order. */
+static void reduce4(double (*p)[3], const double *depth, int n, int *idx)
+{
+    double cr[8][8], best = -1.0;
+    int deep = 0, i, j, k, l, q[4] = {0, 1, 2, 3};
+    for (i = 1; i < n; i++)
+        if (depth[i] > depth[deep]) deep = i;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++) cr[i][j] = p[i][0] * p[j][1] - p[j][0] * p[i][1];
+    for (j = 0; j < n; j++)
+        for (k = j + 1; k < n; k++)
+            for (l = k + 1; l < n; l++) {
+                int s0, s1, s2, s3;
+                double area;
+                if (j == deep || k == deep || l == deep) continue;
+                /* the four indices in increasing (polygon) order */
+                if (deep < j) { s0 = deep; s1 = j; s2 = k; s3 = l; }
+                else if (deep < k) { s0 = j; s1 = deep; s2 = k; s3 = l; }
+                else if (deep < l) { s0 = j; s1 = k; s2 = deep; s3 = l; }
+                else { s0 = j; s1 = k; s2 = l; s3 = deep; }
+                area = fabs(cr[s0][s1] + cr[s1][s2] + cr[s2][s3] + cr[s3][s0]);
+                if (area > best) {
+                    best = area;
+                    q[0] = s0; q[1] = s1; q[2] = s2; q[3] = s3;
+                }
+            }
+    idx[0] = q[0]; idx[1] = q[1]; idx[2] = q[2]; idx[3] = q[3];
+}
+
+/*
+ * Face contact with reference face r of box R (a when ref_is_a, else b), in
+ * R's own frame: its axes are e_0..e_2, the incident box I's axes there are
+ * the columns of C (R = a) or its rows (R = b), so no dot products are
+ * needed.  sigma = +-1: the reference face's outward normal is sigma e_r.
+ */
+static int face_contact(const obb_pair *P, int ref_is_a, int r, double sigma, double margin,
+                        const magdyn_obb *ref, magdyn_manifold *out)
+{
+    int r1 = r == 2 ? 0 : r + 1, r2 = r == 0 ? 2 : r - 1, k, k1, k2, i, n, kept;
+    const double *hR = ref_is_a ? P->ha : P->hb, *hI = ref_is_a ? P->hb : P->ha;
+    double ax[3][3], d0[3], hu = hR[r1], hv = hR[r2], hr = hR[r], dk[3], sk, tol;
+    double c[3], e1[3], e2[3], poly[8][3], tmp[8][3], depth[8], (*cur)[3];
+    obb_frame F;
+    int idx[8];
+
+    /* ax[k] = incident axis k in R's frame; d0 = centre_I - centre_R there */
+    for (k = 0; k < 3; k++)
+        for (i = 0; i < 3; i++) ax[k][i] = ref_is_a ? P->C[i][k] : P->C[k][i];
+    if (ref_is_a) {
+        d0[0] = -P->ta[0]; d0[1] = -P->ta[1]; d0[2] = -P->ta[2];
+    } else {
+        for (i = 0; i < 3; i++) d0[i] = P->ta[0] * P->C[0][i] + P->ta[1] * P->C[1][i] + P->ta[2] * P->C[2][i];
+    }
+
+    /* incident face: the face of I whose outward normal is most against m */
+    dk[0] = sigma * ax[0][r]; dk[1] = sigma * ax[1][r]; dk[2] = sigma * ax[2][r];
+    k = fabs(dk[0]) >= fabs(dk[1]) ? 0 : 1;
+    if (fabs(dk[2]) > fabs(dk[k])) k = 2;
+    k1 = k == 2 ? 0 : k + 1;
+    k2 = k == 0 ? 2 : k - 1;
+    sk = dk[k] > 0.0 ? -hI[k] : hI[k];
+    /* the incident face in reference coordinates (x along e_r1, y along e_r2, z along m) */
+    c[0] = d0[r1] + sk * ax[k][r1];
+    c[1] = d0[r2] + sk * ax[k][r2];
+    c[2] = sigma * (d0[r] + sk * ax[k][r]);
+    e1[0] = hI[k1] * ax[k1][r1]; e1[1] = hI[k1] * ax[k1][r2]; e1[2] = sigma * hI[k1] * ax[k1][r];
+    e2[0] = hI[k2] * ax[k2][r1]; e2[1] = hI[k2] * ax[k2][r2]; e2[2] = sigma * hI[k2] * ax[k2][r];
+    for (i = 0; i < 3; i++) {
+        poly[0][i] = c[i] + e1[i] + e2[i];
+        poly[1][i] = c[i] - e1[i] + e2[i];
+        poly[2][i] = c[i] - e1[i] - e2[i];
+        poly[3][i] = c[i] + e1[i] - e2[i];
+    }
+    /* a hair of slack so that coincident edges do not split into pairs */
+    tol = 1e-12 * (hu + hv + hr + hI[0] + hI[1] + hI[2]);
+    n = clip_side(poly, 4, tmp, 0, 1.0, hu, tol);
+    n = clip_side(tmp, n, poly, 0, -1.0, hu, tol);
+    n = clip_side(poly, n, tmp, 1, 1.0, hv, tol);
+    n = clip_side(tmp, n, poly, 1, -1.0, hv, tol);
+    cur = poly;
+
+    kept = 0;
+    for (i = 0; i < n; i++) {
+        double dep = hr - cur[i][2];
+        if (dep >= -margin) {
+            if (kept != i) { cur[kept][0] = cur[i][0]; cur[kept][1] = cur[i][1]; cur[kept][2] = cur[i][2]; }
+            depth[kept++] = dep;
+        }
+    }
+    if (kept == 0) {
+        out->count = 0;
+        return 0;
+    }
+    if (kept > 4) {
+        reduce4(cur, depth, kept, idx);
+        n = 4;
+    } else {
+        for (i = 0; i < kept; i++) idx[i] = i;
+        n = kept;
+    }
+    /* back to the inertial frame, halfway between the two surfaces */
+    obb_frame_of(ref, &F);
+    for (i = 0; i < n; i++) {
+        const double *p = cur[idx[i]];
+        double h = 0.5 * sigma * (p[2] + hr), q[3];
+        int j;
+        for (j = 0; j < 3; j++)
+            q[j] = F.c[j] + p[0] * F.ax[r1][j] + p[1] * F.ax[r2][j] + h * F.ax[r][j];
+        out->point[i] = magdyn_v3(q[0], q[1], q[2]);
+        out->depth[i] = depth[idx[i]];
+    }
+    out->count = n;
+    out->kind = n >= 3 ? MAGDYN_CONTACT_FACE_FACE
+              : ref_is_a ? MAGDYN_CONTACT_FACE_EDGE : MAGDYN_CONTACT_EDGE_FACE;
+    return n;
+}
+
+static double clampd(double x, double lo, double hi)
+{ return x < lo ? lo : x > hi ? hi : x; }
+
+static int edge_contact(const obb_frame *A, const obb_frame *B, int i, int j, const double *n,
+                        int depth_only_if_inside, magdyn_manifold *out)
+{
+    double pa[3], pb[3], r[3], qa[3], qb[3], bb, cc, ff, den, s, t, ha = A->h[i], hb = B->h[j];
+    const double *da = A->ax[i], *db = B->ax[j];
+    int k, q;
+
+    /* the edge of a furthest along -n and the edge of b furthest along +n */
+    for (q = 0; q < 3; q++) { pa[q] = A->c[q]; pb[q] = B->c[q]; }
+    for (k = 0; k < 3; k++) {
+        double sa = obb_dot(n, A->ax[k]) > 0.0 ? -A->h[k] : A->h[k];
+        double sb = obb_dot(n, B->ax[k]) > 0.0 ? B->h[k] : -B->h[k];
+        if (k != i) for (q = 0; q < 3; q++) pa[q] += sa * A->ax[k][q];
+        if (k != j) for (q = 0; q < 3; q++) pb[q] += sb * B->ax[k][q];
+    }
+    /* minimise |r + s da - t db|^2 over |s| <= ha, |t| <= hb */
+    for (q = 0; q < 3; q++) r[q] = pa[q] - pb[q];
+    bb = obb_dot(da, db);
+    cc = obb_dot(da, r);
+    ff = obb_dot(db, r);
+    {
+        double x[3];
+        x[0] = da[1] * db[2] - da[2] * db[1];
+        x[1] = da[2] * db[0] - da[0] * db[2];
+        x[2] = da[0] * db[1] - da[1] * db[0];
+        den = obb_dot(x, x);            /* 1 - bb^2 without cancellation */
+    }
+    if (den > 1e-24) {
+        s = (bb * ff - cc) / den;
+        /* the lines' closest points outside the edges while the boxes
+         * overlap: the edge pair is not really the contact (rounding picked
+         * a sliver axis); let the caller use the best face instead */
+        if (depth_only_if_inside && (fabs(s) > ha * (1.0 + 1e-9) || fabs(ff + s * bb) > hb * (1.0 + 1e-9)))
+            return 0;
+        s = clampd(s, -ha, ha);
+    } else {
+        if (depth_only_if_inside) return 0;
+        /* parallel: the middle of the part of a's edge facing b's edge */
+        double lo = -cc - hb * fabs(bb), hi = -cc + hb * fabs(bb);
+        lo = lo < -ha ? -ha : lo;
+        hi = hi > ha ? ha : hi;
+        s = lo <= hi ? 0.5 * (lo + hi) : hi < -ha ? -ha : ha;
+    }
+    t = clampd(ff + s * bb, -hb, hb);
+    s = clampd(t * bb - cc, -ha, ha);
+    for (q = 0; q < 3; q++) {
+        qa[q] = pa[q] + s * da[q];
+        qb[q] = pb[q] + t * db[q];
+    }
+    out->point[0] = magdyn_v3(0.5 * (qa[0] + qb[0]), 0.5 * (qa[1] + qb[1]), 0.5 * (qa[2] + qb[2]));
+    out->depth[0] = (qb[0] - qa[0]) * n[0] + (qb[1] - qa[1]) * n[1] + (qb[2] - qa[2]) * n[2];
+    out->count = 1;
+    out->kind = MAGDYN_CONTACT_EDGE_EDGE;
+    return 1;
+}
+
+/* The reference-face orientation for face axis k (0-2 of a, 3-5 of b):
+ * sigma with outward normal sigma e_r, from the sign of t along the axis. */
+static double face_sigma(const obb_pair *P, int k)
+{
+    double t;
+    if (k < 3) return P->ta[k] < 0.0 ? 1.0 : -1.0;      /* m = -n, n = sign(ta_k) a_k */
+    k -= 3;
+    t = P->ta[0] * P->C[0][k] + P->ta[1] * P->C[1][k] + P->ta[2] * P->C[2][k];
+    return t < 0.0 ? -1.0 : 1.0;                         /* m = +n = sign(tb_k) b_k */
+}
+
+int magdyn_obb_manifold(const magdyn_obb *a, const magdyn_obb *b, double margin,
+                        magdyn_manifold *out)
+{
+    magdyn_manifold scratch;
+    obb_pair P;
+    obb_frame A, B;
+    obb_sat r = {0.0, 0, {0.0, 0.0, 0.0}, 0, 0.0};
+    double n[3];
+    if (!out) out = &scratch;
+    out->count = 0;
+    out->kind = MAGDYN_CONTACT_FACE_FACE;
+    out->normal = magdyn_v3(0.0, 0.0, 0.0);
+    if (!a || !b || obb_spheres_apart(a, b, margin)) return 0;   /* (bad input gives 0 too) */
+    if (!(obb_pair_of(a, b, &P) & (margin >= 0.0) & (margin <= DBL_MAX))) return 0;
+    if (!obb_sat_core(&P, margin, 1, &r)) return 0;
+    obb_pair_to_inertial(&P, r.nl, n);
+    out->normal = magdyn_v3(n[0], n[1], n[2]);
+    if (r.axis < 3) return face_contact(&P, 1, r.axis, face_sigma(&P, r.axis), margin, a, out);
+    if (r.axis < 6) return face_contact(&P, 0, r.axis - 3, face_sigma(&P, r.axis), margin, b, out);
+    obb_frame_of(a, &A);
+    obb_frame_of(b, &B);
+    if (edge_contact(&A, &B, (r.axis - 6) / 3, (r.axis - 6) % 3, n, r.sep <= 0.0, out)) {
+        /* (a blended near-parallel axis may understate the edges' gap) */
+        if (out->depth[0] >= -margin) return 1;
+        out->count = 0;
+        return 0;
+    }
+    /* degenerate edge pair of overlapping boxes: the best face decides */
+    {
+        int k = r.face_axis;
+        double nl[3] = {0.0, 0.0, 0.0};
+        if (k < 3) {
+            nl[k] = -face_sigma(&P, k);
+        } else {
+            double sg = face_sigma(&P, k);
+            nl[0] = sg * P.C[0][k - 3]; nl[1] = sg * P.C[1][k - 3]; nl[2] = sg * P.C[2][k - 3];
+        }
+        obb_pair_to_inertial(&P, nl, n);
+        out->normal = magdyn_v3(n[0], n[1], n[2]);
+        return face_contact(&P, k < 3, k < 3 ? k : k - 3, face_sigma(&P, k), margin, k < 3 ? a : b, out);
+    }
+}

@@ -1,0 +1,329 @@
+/*
+ * obb_core.h - private to libmagdyn: the box frame and the separating-axis
+ * core shared by sat.c and contact.c.  Everything is static inline, so no
+ * symbol leaves the library and the hot loops inline into their callers.
+ */
+#ifndef MAGDYN_OBB_CORE_H
+#define MAGDYN_OBB_CORE_H
+
+#include <float.h>
+#include <math.h>
+#include <magdyn/sat.h>
+
+/* The hot paths must inline whatever the compiler's heuristics say, so
+ * that the flag-only and full variants specialise. */
+#if defined(__GNUC__)
+#define OBB_INLINE inline __attribute__((always_inline))
+#else
+#define OBB_INLINE inline
+#endif
+
+/* Edge axes a_i x b_j with |a_i x b_j| below BLEND_HI are blended into the
+ * best face separation, vanishing below BLEND_LO: the rounding error of a
+ * cross-axis separation is about eps * size / |a_i x b_j|, the blend's
+ * error about size * |a_i x b_j|; both are ~1e-8 of the size here. */
+#define OBB_BLEND_LO 1e-8
+#define OBB_BLEND_HI 2e-8
+/* Ties within this fraction of the sizes prefer a face of a, then b, then edges. */
+#define OBB_TIE_REL 1e-12
+
+/* A box in the inertial frame: ax[k] is body axis k (unit), h[k] its half extent. */
+typedef struct {
+    double c[3];
+    double ax[3][3];
+    double h[3];
+} obb_frame;
+
+typedef struct {
+    double sep;      /* largest (blended) signed separation */
+    int axis;        /* 0-14, as magdyn_sat_result */
+    double nl[3];    /* unit normal from b towards a, in a's frame */
+    int face_axis;   /* the best face axis, 0-5 */
+    double face_sep; /* its separation */
+} obb_sat;
+
+/* Two boxes seen from a: C[i][j] = a_i . b_j, ta = centre_a - centre_b in
+ * a's frame, the half extents, and a's orientation to go back. */
+typedef struct {
+    double C[3][3], ta[3], ha[3], hb[3];
+    magdyn_quat qa;
+    double ka;       /* 1 / |q_a|^2 to rounding */
+} obb_pair;
+
+/* The unit normal of face axis k (0-2 of A, 3-5 of B), from b towards a. */
+static inline void obb_face_normal(const obb_frame *A, const obb_frame *B, int k, double *n)
+{
+    const double *u = k < 3 ? A->ax[k] : B->ax[k - 3];
+    double t = (A->c[0] - B->c[0]) * u[0] + (A->c[1] - B->c[1]) * u[1] + (A->c[2] - B->c[2]) * u[2];
+    double sg = t < 0.0 ? -1.0 : 1.0;
+    n[0] = sg * u[0]; n[1] = sg * u[1]; n[2] = sg * u[2];
+}
+
+/* 1 when box is valid (see magdyn_obb_check), with few branches: a NaN or
+ * infinity anywhere in centre or size makes sum - sum non-zero (so does a
+ * sum beyond DBL_MAX, i.e. coordinates near 1e308). */
+static OBB_INLINE int obb_valid_n2(const magdyn_obb *b, double n2)
+{
+    double hx = b->half.x, hy = b->half.y, hz = b->half.z, m = hx < hy ? hx : hy;
+    double sum = b->center.x + b->center.y + b->center.z + hx + hy + hz;
+    m = m < hz ? m : hz;
+    return (fabs(n2 - 1.0) <= 2e-9) & (m > 0.0) & (sum - sum == 0.0);
+}
+
+static OBB_INLINE double obb_qn2(magdyn_quat q)
+{ return q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z; }
+
+static OBB_INLINE double obb_dot(const double *u, const double *v)
+{ return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]; }
+
+/*
+ * The frame of a valid box.  The homogeneous rotation formula with 2/|q|^2
+ * gives an orthonormal matrix for a slightly non-unit q as well; for
+ * |q|^2 = 1 + d, |d| <= 2e-9, 2 (2 - |q|^2) equals 2/|q|^2 to d^2 < 4e-18,
+ * below rounding, and needs no division.
+ */
+static OBB_INLINE void obb_frame_of(const magdyn_obb *b, obb_frame *f)
+{
+    const magdyn_quat q = b->orientation;
+    double s = 2.0 * (2.0 - obb_qn2(q));
+    double xs = q.x * s, ys = q.y * s, zs = q.z * s;
+    double wx = q.w * xs, wy = q.w * ys, wz = q.w * zs;
+    double xx = q.x * xs, xy = q.x * ys, xz = q.x * zs;
+    double yy = q.y * ys, yz = q.y * zs, zz = q.z * zs;
+    f->c[0] = b->center.x; f->c[1] = b->center.y; f->c[2] = b->center.z;
+    f->ax[0][0] = 1.0 - (yy + zz); f->ax[0][1] = xy + wz; f->ax[0][2] = xz - wy;
+    f->ax[1][0] = xy - wz; f->ax[1][1] = 1.0 - (xx + zz); f->ax[1][2] = yz + wx;
+    f->ax[2][0] = xz + wy; f->ax[2][1] = yz - wx; f->ax[2][2] = 1.0 - (xx + yy);
+    f->h[0] = b->half.x; f->h[1] = b->half.y; f->h[2] = b->half.z;
+}
+
+/*
+ * The pair seen from a, straight from the quaternions: the relative
+ * rotation r = q_a* q_b has the matrix C (column j is b_j in a's frame), and
+ * ta = q_a* t q_a / |q_a|^2.  Fewer operations than two rotation matrices
+ * and their product.  Returns 1 when both boxes are valid.
+ */
+static OBB_INLINE int obb_pair_of(const magdyn_obb *a, const magdyn_obb *b, obb_pair *p)
+{
+    const magdyn_quat qa = a->orientation, qb = b->orientation;
+    double na2 = obb_qn2(qa), nb2 = obb_qn2(qb);
+    double rw = qa.w * qb.w + qa.x * qb.x + qa.y * qb.y + qa.z * qb.z;
+    double rx = qa.w * qb.x - qa.x * qb.w - qa.y * qb.z + qa.z * qb.y;
+    double ry = qa.w * qb.y + qa.x * qb.z - qa.y * qb.w - qa.z * qb.x;
+    double rz = qa.w * qb.z - qa.x * qb.y + qa.y * qb.x - qa.z * qb.w;
+    double s = 2.0 * (2.0 - na2 * nb2), ka = 2.0 - na2;
+    double xs = rx * s, ys = ry * s, zs = rz * s;
+    double wx = rw * xs, wy = rw * ys, wz = rw * zs;
+    double xx = rx * xs, xy = rx * ys, xz = rx * zs;
+    double yy = ry * ys, yz = ry * zs, zz = rz * zs;
+    double tx = a->center.x - b->center.x, ty = a->center.y - b->center.y, tz = a->center.z - b->center.z;
+    /* q* t q for q = (w, u): (w^2 - u.u) t + 2 (u.t) u - 2 w (u x t) */
+    double ux = qa.x, uy = qa.y, uz = qa.z, w = qa.w;
+    double k0 = w * w - (ux * ux + uy * uy + uz * uz), k1 = 2.0 * (ux * tx + uy * ty + uz * tz), k2 = 2.0 * w;
+    p->C[0][0] = 1.0 - (yy + zz); p->C[1][0] = xy + wz; p->C[2][0] = xz - wy;
+    p->C[0][1] = xy - wz; p->C[1][1] = 1.0 - (xx + zz); p->C[2][1] = yz + wx;
+    p->C[0][2] = xz + wy; p->C[1][2] = yz - wx; p->C[2][2] = 1.0 - (xx + yy);
+    p->ta[0] = ka * (k0 * tx + k1 * ux - k2 * (uy * tz - uz * ty));
+    p->ta[1] = ka * (k0 * ty + k1 * uy - k2 * (uz * tx - ux * tz));
+    p->ta[2] = ka * (k0 * tz + k1 * uz - k2 * (ux * ty - uy * tx));
+    p->ha[0] = a->half.x; p->ha[1] = a->half.y; p->ha[2] = a->half.z;
+    p->hb[0] = b->half.x; p->hb[1] = b->half.y; p->hb[2] = b->half.z;
+    p->qa = qa;
+    p->ka = ka;
+    return obb_valid_n2(a, na2) & obb_valid_n2(b, nb2);
+}
+
+/*
+ * 1 when the boxes' bounding spheres are apart by more than margin, so the
+ * boxes are too: a cheap early out (a third of the benchmark's pairs) that
+ * needs no rotation.  Without a margin it needs no square root:
+ * |t| > r_a + r_b  <=>  |t|^2 - r_a^2 - r_b^2 > 2 r_a r_b, squared; the
+ * factor 1 + 1e-12 keeps rounding from deciding touching pairs.  NaN input
+ * gives 0 (the caller's validation then rejects it).
+ */
+static OBB_INLINE int obb_spheres_apart(const magdyn_obb *a, const magdyn_obb *b, double margin)
+{
+    double tx = a->center.x - b->center.x, ty = a->center.y - b->center.y, tz = a->center.z - b->center.z;
+    double t2 = tx * tx + ty * ty + tz * tz, lhs;
+    double ra2 = a->half.x * a->half.x + a->half.y * a->half.y + a->half.z * a->half.z;
+    double rb2 = b->half.x * b->half.x + b->half.y * b->half.y + b->half.z * b->half.z;
+    if (margin > 0.0) {
+        double s = sqrt(ra2) + sqrt(rb2) + margin;
+        return t2 > s * s * (1.0 + 1e-12);
+    }
+    lhs = t2 - ra2 - rb2;
+    return lhs > 0.0 && lhs * lhs > 4.0 * ra2 * rb2 * (1.0 + 1e-12);
+}
+
+/* A vector in a's frame to the inertial frame: q_a v q_a* / |q_a|^2. */
+static OBB_INLINE void obb_pair_to_inertial(const obb_pair *p, const double *v, double *out)
+{
+    double w = p->qa.w, ux = p->qa.x, uy = p->qa.y, uz = p->qa.z;
+    double k0 = w * w - (ux * ux + uy * uy + uz * uz), k1 = 2.0 * (ux * v[0] + uy * v[1] + uz * v[2]);
+    double k2 = 2.0 * w;
+    out[0] = p->ka * (k0 * v[0] + k1 * ux + k2 * (uy * v[2] - uz * v[1]));
+    out[1] = p->ka * (k0 * v[1] + k1 * uy + k2 * (uz * v[0] - ux * v[2]));
+    out[2] = p->ka * (k0 * v[2] + k1 * uz + k2 * (ux * v[1] - uy * v[0]));
+}
+
+/* The rare path of an edge axis in the hand-over band or worth normalising:
+ * its separation, blended with the best face separation below BLEND_HI. */
+static double obb_edge_value(double num, double len2, double bestface, double *len_out)
+{
+    double len = sqrt(len2), e = num / len;
+    if (len < OBB_BLEND_HI) {
+        double w = (len - OBB_BLEND_LO) / (OBB_BLEND_HI - OBB_BLEND_LO);
+        e = e > bestface ? bestface + w * (e - bestface) : bestface;
+    }
+    *len_out = len;
+    return e;
+}
+
+/* The largest face separation (for the overlap-only path, which needs it
+ * only in the hand-over band of nearly parallel edges). */
+static double obb_face_max(const obb_pair *P)
+{
+    double m = -INFINITY, s, tb;
+    int i, j;
+    for (i = 0; i < 3; i++) {
+        s = fabs(P->ta[i]) - (P->ha[i] + P->hb[0] * fabs(P->C[i][0]) + P->hb[1] * fabs(P->C[i][1])
+                              + P->hb[2] * fabs(P->C[i][2]));
+        m = s > m ? s : m;
+    }
+    for (j = 0; j < 3; j++) {
+        tb = P->ta[0] * P->C[0][j] + P->ta[1] * P->C[1][j] + P->ta[2] * P->C[2][j];
+        s = fabs(tb) - (P->hb[j] + P->ha[0] * fabs(P->C[0][j]) + P->ha[1] * fabs(P->C[1][j])
+                        + P->ha[2] * fabs(P->C[2][j]));
+        m = s > m ? s : m;
+    }
+    return m;
+}
+
+#if defined(__GNUC__)
+#define OBB_NOINLINE __attribute__((noinline))
+#else
+#define OBB_NOINLINE
+#endif
+
+/* Overlap-only path, edge axis in the hand-over band: 1 when it separates. */
+static OBB_NOINLINE int obb_flag_blend(const obb_pair *P, double num, double len2)
+{
+    double len;
+    return obb_edge_value(num, len2, obb_face_max(P), &len) > 0.0;
+}
+
+/*
+ * The separating-axis core, unrolled into scalars (the 3 x 3 loops with
+ * computed indices kept everything in memory).  Returns 1 when the boxes
+ * are within stop of each other on every axis (then *o holds the best
+ * axis), 0 as soon as one axis separates them by more than stop (*o
+ * undefined).  With full = 0 and stop = 0 it only decides overlap and never
+ * normalises an edge axis; with full = 1 the separation and normal are
+ * computed.  An edge axis is normalised only when it could change the
+ * answer: num / len > x is decided on squares.
+ */
+static OBB_INLINE int obb_sat_core(const obb_pair *P, double stop, int full, obb_sat *o)
+{
+    const double a0 = P->ha[0], a1 = P->ha[1], a2 = P->ha[2], b0 = P->hb[0], b1 = P->hb[1], b2 = P->hb[2];
+    const double ta0 = P->ta[0], ta1 = P->ta[1], ta2 = P->ta[2];
+    const double c00 = P->C[0][0], c01 = P->C[0][1], c02 = P->C[0][2];
+    const double c10 = P->C[1][0], c11 = P->C[1][1], c12 = P->C[1][2];
+    const double c20 = P->C[2][0], c21 = P->C[2][1], c22 = P->C[2][2];
+    double tb0, tb1, tb2;
+    double d00, d01, d02, d10, d11, d12, d20, d21, d22;
+    double best = -INFINITY, bestface, sepmax, tol = 0.0, scale = 0.0, s;
+    int axis = 0;
+
+    d00 = fabs(c00); d01 = fabs(c01); d02 = fabs(c02);
+    d10 = fabs(c10); d11 = fabs(c11); d12 = fabs(c12);
+    d20 = fabs(c20); d21 = fabs(c21); d22 = fabs(c22);
+    if (full) {
+        scale = a0 + a1 + a2 + b0 + b1 + b2;
+        tol = OBB_TIE_REL * (scale + fabs(ta0) + fabs(ta1) + fabs(ta2));
+    }
+
+#define OBB_FACE(k, val)                                                  \
+    s = (val);                                                            \
+    if (s > stop) return 0;                                               \
+    if (full) {                                                           \
+        if (k == 0) sepmax = s;                                           \
+        else sepmax = s > sepmax ? s : sepmax;                            \
+        if (s > best + tol) { best = s; axis = k; }                       \
+    }
+    sepmax = -INFINITY;
+    OBB_FACE(0, fabs(ta0) - (a0 + b0 * d00 + b1 * d01 + b2 * d02))
+    OBB_FACE(1, fabs(ta1) - (a1 + b0 * d10 + b1 * d11 + b2 * d12))
+    OBB_FACE(2, fabs(ta2) - (a2 + b0 * d20 + b1 * d21 + b2 * d22))
+    /* b's axes in a's frame are the columns of C: t . b_j = sum_i ta_i c_ij */
+    tb0 = ta0 * c00 + ta1 * c10 + ta2 * c20;
+    tb1 = ta0 * c01 + ta1 * c11 + ta2 * c21;
+    tb2 = ta0 * c02 + ta1 * c12 + ta2 * c22;
+    OBB_FACE(3, fabs(tb0) - (b0 + a0 * d00 + a1 * d10 + a2 * d20))
+    OBB_FACE(4, fabs(tb1) - (b1 + a0 * d01 + a1 * d11 + a2 * d21))
+    OBB_FACE(5, fabs(tb2) - (b2 + a0 * d02 + a1 * d12 + a2 * d22))
+#undef OBB_FACE
+    bestface = sepmax;
+    if (full) { o->face_axis = axis; o->face_sep = best; }
+
+    /* edge a_i x b_j: in a's frame L = e_i x (c_0j, c_1j, c_2j) */
+#define OBB_EDGE(k, tl, ra, rb, l2)                                               \
+    {                                                                             \
+        double num_ = fabs(tl) - (ra) - (rb), len2_ = (l2), len_, e_;             \
+        if (!full) {                                                              \
+            if (len2_ >= OBB_BLEND_HI * OBB_BLEND_HI) {                           \
+                if (num_ > 0.0) return 0;                                         \
+            } else if (len2_ > OBB_BLEND_LO * OBB_BLEND_LO                         \
+                       && obb_flag_blend(P, num_, len2_)) {                       \
+                return 0;                                                         \
+            }                                                                     \
+        } else if (len2_ > OBB_BLEND_LO * OBB_BLEND_LO) {                          \
+            double x_ = sepmax < best + tol ? sepmax : best + tol;                \
+            if (len2_ < OBB_BLEND_HI * OBB_BLEND_HI ||                            \
+                (x_ >= 0.0 ? (num_ > 0.0 && num_ * num_ > x_ * x_ * len2_)        \
+                           : (num_ >= 0.0 || num_ * num_ < x_ * x_ * len2_))) {   \
+                e_ = obb_edge_value(num_, len2_, bestface, &len_);                \
+                if (e_ > stop) return 0;                                          \
+                if (full) {                                                       \
+                    sepmax = e_ > sepmax ? e_ : sepmax;                           \
+                    if (e_ > best + tol + 1e-15 * scale / len_) { best = e_; axis = k; } \
+                }                                                                 \
+            }                                                                     \
+        }                                                                         \
+    }
+    OBB_EDGE(6,  ta2 * c10 - ta1 * c20, a1 * d20 + a2 * d10, b1 * d02 + b2 * d01, c10 * c10 + c20 * c20)
+    OBB_EDGE(7,  ta2 * c11 - ta1 * c21, a1 * d21 + a2 * d11, b0 * d02 + b2 * d00, c11 * c11 + c21 * c21)
+    OBB_EDGE(8,  ta2 * c12 - ta1 * c22, a1 * d22 + a2 * d12, b0 * d01 + b1 * d00, c12 * c12 + c22 * c22)
+    OBB_EDGE(9,  ta0 * c20 - ta2 * c00, a0 * d20 + a2 * d00, b1 * d12 + b2 * d11, c20 * c20 + c00 * c00)
+    OBB_EDGE(10, ta0 * c21 - ta2 * c01, a0 * d21 + a2 * d01, b0 * d12 + b2 * d10, c21 * c21 + c01 * c01)
+    OBB_EDGE(11, ta0 * c22 - ta2 * c02, a0 * d22 + a2 * d02, b0 * d11 + b1 * d10, c22 * c22 + c02 * c02)
+    OBB_EDGE(12, ta1 * c00 - ta0 * c10, a0 * d10 + a1 * d00, b1 * d22 + b2 * d21, c00 * c00 + c10 * c10)
+    OBB_EDGE(13, ta1 * c01 - ta0 * c11, a0 * d11 + a1 * d01, b0 * d22 + b2 * d20, c01 * c01 + c11 * c11)
+    OBB_EDGE(14, ta1 * c02 - ta0 * c12, a0 * d12 + a1 * d02, b0 * d21 + b1 * d20, c02 * c02 + c12 * c12)
+#undef OBB_EDGE
+    if (!full) return 1;
+
+    o->sep = sepmax;
+    o->axis = axis;
+    if (axis < 3) {
+        double sg = (axis == 0 ? ta0 : axis == 1 ? ta1 : ta2) < 0.0 ? -1.0 : 1.0;
+        o->nl[0] = o->nl[1] = o->nl[2] = 0.0;
+        o->nl[axis] = sg;
+    } else if (axis < 6) {
+        int j = axis - 3;
+        double sg = (j == 0 ? tb0 : j == 1 ? tb1 : tb2) < 0.0 ? -1.0 : 1.0;
+        o->nl[0] = sg * P->C[0][j]; o->nl[1] = sg * P->C[1][j]; o->nl[2] = sg * P->C[2][j];
+    } else {
+        /* L = e_i x b_j in a's frame */
+        int i = (axis - 6) / 3, j = (axis - 6) % 3, i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
+        double L[3], k;
+        L[i] = 0.0;
+        L[i1] = -P->C[i2][j];
+        L[i2] = P->C[i1][j];
+        k = 1.0 / sqrt(L[i1] * L[i1] + L[i2] * L[i2]);
+        if (L[0] * ta0 + L[1] * ta1 + L[2] * ta2 < 0.0) k = -k;
+        o->nl[0] = k * L[0]; o->nl[1] = k * L[1]; o->nl[2] = k * L[2];
+    }
+    return 1;
+}
+
+#endif
