@@ -1,5 +1,36 @@
 /*
  * magdyn/gas.h - layer 2: event-driven ensembles of hard discs and rotors.
+ *
+ * Exact event-driven dynamics (Alder & Wainwright 1959; Rapaport, "The Art
+ * of Molecular Dynamics Simulation", ch. 14; Isobe, Int. J. Mod. Phys. C 10
+ * (1999) 1281): particles fly freely between events, which are predicted
+ * exactly and kept in an event queue: a calendar of time buckets (Brown
+ * 1988; Paul, J. Comput. Phys. 221 (2007) 615) with a small 4-ary heap for
+ * the current bucket, holding each particle's next event; superseded
+ * entries are dropped lazily, and an event whose partner has changed course
+ * since it was predicted is recognised as stale by per-particle collision
+ * counters and replaced when it comes up.  Cell lists limit each prediction
+ * to the 3x3 neighbouring cells (a disc entering a cell scans only the
+ * cells that came into reach), so an event costs O(1) on average; the
+ * particles are kept numbered in z-order of their cells for memory
+ * locality.  Events: pair collisions (disc-disc, rotor-disc,
+ * rotor-rotor, see magdyn/kinetics.h for the contact model), wall
+ * collisions and cell crossings.  Particles never overlap: contacts are
+ * found from the safe side.
+ *
+ * The box spans [0, width] x [0, height], periodic (minimum image) or with
+ * hard walls.  A particle's interaction diameter is 2 radius for a disc and
+ * 2 (half_length + end_radius) for a rotor; cells are at least the largest
+ * of these, and a periodic box must be at least three of them wide and high.
+ *
+ * Units are SI; "temperature" is reported as the energy kT [J] (Boltzmann's
+ * constant is not applied), and the 2D pressure is a force per length [N/m].
+ * Particles are numbered separately by kind: discs 0, 1, ... in the order
+ * added, rotors likewise.
+ *
+ * Inelastic collisions (restitution < 1) can cause inelastic collapse (an
+ * infinite number of collisions in finite time); advance then returns
+ * MAGDYN_ENOCONV rather than loop forever.
  */
 #ifndef MAGDYN_GAS_H
 #define MAGDYN_GAS_H
@@ -22,6 +53,104 @@ MAGDYN_API magdyn_status magdyn_gas_get_disc(const magdyn_gas *g, int i, magdyn_
 MAGDYN_API magdyn_status magdyn_gas_get_rotor(const magdyn_gas *g, int i, magdyn_rotor *out);
 MAGDYN_API long long magdyn_gas_collisions(const magdyn_gas *g);
 MAGDYN_API void magdyn_gas_free(magdyn_gas *g);
+
+/*
+ * Notes on the contract functions above:
+ * magdyn_gas_new: NULL for NULL params, non-finite or non-positive width or
+ *   height, or no memory.  The pair and wall restitution start at 1.
+ * magdyn_gas_add_disc/rotor: the index of the new particle (species 0), or
+ *   MAGDYN_EINVAL (NULL, non-positive mass, radius, inertia or length),
+ *   MAGDYN_ENONFINITE (NaN or infinity), MAGDYN_ERANGE (centre outside the
+ *   box, with hard walls any part outside it; in a periodic box, a particle
+ *   wider than a third of the box), MAGDYN_EOVERLAP (it would overlap a
+ *   particle already there by more than 1e-12 of the contact distance),
+ *   MAGDYN_ENOMEM.  Nothing is added on failure.  Positions are taken at the
+ *   gas's current time.
+ * magdyn_gas_advance: runs all events up to the absolute time t_end [s] and
+ *   moves every particle to t_end.  MAGDYN_EINVAL for NULL, MAGDYN_ENONFINITE
+ *   for NaN/Inf, MAGDYN_ESTATE for t_end earlier than magdyn_gas_time,
+ *   MAGDYN_ENOMEM, MAGDYN_ENOCONV on inelastic collapse (the gas is then
+ *   stopped at the collapse time, still free of overlaps).
+ * magdyn_gas_get_disc/rotor: the particle's state now (positions wrapped
+ *   into a periodic box).  MAGDYN_EINVAL for NULL or an index out of range;
+ *   *out untouched then.
+ * magdyn_gas_collisions: the number of pair collisions so far (walls not
+ *   counted), 0 for NULL.
+ */
+
+/* Selects every species in magdyn_gas_observe and the histogram. */
+#define MAGDYN_GAS_ALL_SPECIES (-1)
+
+/* A periodic 1 m x 1 m box. */
+MAGDYN_API magdyn_gas_params magdyn_gas_params_default(void);
+
+/* As magdyn_gas_add_disc/rotor, tagging the particle with species >= 0
+ * (MAGDYN_EINVAL for a negative species). */
+MAGDYN_API int magdyn_gas_add_disc_species(magdyn_gas *g, const magdyn_disc *d, int species);
+MAGDYN_API int magdyn_gas_add_rotor_species(magdyn_gas *g, const magdyn_rotor *r, int species);
+
+/*
+ * Normal restitution of pair collisions and of wall collisions, each in
+ * [0, 1] (1: elastic, the default).  MAGDYN_EINVAL for NULL or out of range,
+ * MAGDYN_ENONFINITE for NaN.
+ */
+MAGDYN_API magdyn_status magdyn_gas_set_restitution(magdyn_gas *g, double pair, double wall);
+
+/* Current time [s] (0 at creation); NAN for NULL. */
+MAGDYN_API double magdyn_gas_time(const magdyn_gas *g);
+/* Number of discs and of rotors; 0 for NULL. */
+MAGDYN_API int magdyn_gas_discs(const magdyn_gas *g);
+MAGDYN_API int magdyn_gas_rotors(const magdyn_gas *g);
+
+/*
+ * Observables.  The first group describes one species (or all, with
+ * MAGDYN_GAS_ALL_SPECIES) at the current time; the second the whole gas,
+ * averaged over the observation window that magdyn_gas_reset_observables
+ * starts (creation starts the first).
+ */
+typedef struct {
+    double time;                /* now [s] */
+    int discs, rotors;          /* particles of the species */
+    double kt_trans;            /* kinetic temperature of the centre-of-mass motion,
+                                   sum(m v^2) / (2 n) [J] (2 degrees of freedom) */
+    double kt_rot;              /* of the rotors' spin, sum(I omega^2) / n_rotors [J]
+                                   (1 degree of freedom); 0 without rotors */
+    double energy;              /* kinetic energy, translation + rotation [J] */
+    magdyn_vec2 momentum;       /* total linear momentum [kg m/s] */
+    double spin;                /* total spin angular momentum sum(I omega) [kg m^2/s] */
+
+    double window;              /* length of the observation window [s] */
+    long long collisions;       /* pair collisions in the window (all species) */
+    long long wall_collisions;  /* wall collisions in the window */
+    long long events;           /* events of all kinds processed in the window, stale included */
+    long long cell_crossings;   /* of them, cell crossings */
+    long long stale_events;     /* of them, pair events found stale (partner changed course) */
+    double collision_rate;      /* pair collisions per particle per time, 2 C / (N window) [1/s] */
+    double pressure;            /* from the collision virial: (<E_trans> + sum (r_ij . dp_i) / (2 window)) / A
+                                   [N/m], with centre-of-mass positions (molecular virial);
+                                   the bulk pressure of a periodic gas */
+    double wall_pressure;       /* momentum given to the walls per length of wall per time [N/m];
+                                   0 in a periodic box */
+} magdyn_gas_observables;
+
+/*
+ * Fills *out for species (>= 0, or MAGDYN_GAS_ALL_SPECIES); a species with
+ * no particles gives zeros in the first group.  Window averages are 0 for an
+ * empty window.  MAGDYN_EINVAL for NULL or a species < -1.
+ */
+MAGDYN_API magdyn_status magdyn_gas_observe(const magdyn_gas *g, int species, magdyn_gas_observables *out);
+/* Starts a new observation window now.  Does nothing for NULL. */
+MAGDYN_API void magdyn_gas_reset_observables(magdyn_gas *g);
+
+/*
+ * Histogram of the centre-of-mass speeds of a species now: counts[b] for
+ * b = 0 .. nbins-1 counts the particles with b <= speed nbins / vmax < b + 1;
+ * faster ones are not counted.  Returns the number counted, or a negative
+ * status: MAGDYN_EINVAL for NULL, nbins < 1, vmax <= 0 or species < -1,
+ * MAGDYN_ENONFINITE for a non-finite vmax.
+ */
+MAGDYN_API long magdyn_gas_speed_histogram(const magdyn_gas *g, int species, double vmax,
+                                           int nbins, long *counts);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,1025 @@
+/*
+ * gas.c - event-driven dynamics of hard discs and rotors (magdyn/gas.h):
+ * adding particles, cell grid, event prediction and the event loop.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include "kinetics_impl.h"
+#include "gas_impl.h"
+
+/* At most this many cells per particle (dilute gases get larger cells). */
+#define CELLS_PER_PARTICLE 4
+/* Contact tolerance of the overlap test when adding (relative). */
+#define ADD_OVERLAP_TOL 1e-12
+/* A rotor pair event is a contact when the gap is below this (relative). */
+#define CONTACT_TOL 1e-9
+
+magdyn_gas_params magdyn_gas_params_default(void)
+{
+    magdyn_gas_params p = {1.0, 1.0, 1};
+    return p;
+}
+
+magdyn_gas *magdyn_gas_new(const magdyn_gas_params *params)
+{
+    magdyn_gas *g;
+    if (!params || !isfinite(params->width) || !isfinite(params->height) ||
+        !(params->width > 0.0) || !(params->height > 0.0))
+        return NULL;
+    g = calloc(1, sizeof *g);
+    if (!g) return NULL;
+    g->par = *params;
+    g->par.periodic = params->periodic != 0;
+    g->e_pair = g->e_wall = 1.0;
+    return g;
+}
+
+void magdyn_gas_free(magdyn_gas *g)
+{
+    if (!g) return;
+    free(g->p); free(g->ev);
+    free(g->disc_k); free(g->rot_k); free(g->rot);
+    free(g->head);
+    free(g->heap_mem); free(g->cal_pool); free(g->cal_bucket);
+    free(g);
+}
+
+magdyn_status magdyn_gas_set_restitution(magdyn_gas *g, double pair, double wall)
+{
+    if (!g) return MAGDYN_EINVAL;
+    if (!isfinite(pair) || !isfinite(wall)) return MAGDYN_ENONFINITE;
+    if (!(pair >= 0.0 && pair <= 1.0 && wall >= 0.0 && wall <= 1.0)) return MAGDYN_EINVAL;
+    g->e_pair = pair;
+    g->e_wall = wall;
+    return MAGDYN_OK;
+}
+
+/* ---- cell grid ----------------------------------------------------------- */
+
+static int cell_of(const magdyn_gas *g, double x, double y)
+{
+    int cx = (int)floor(x / g->cw), cy = (int)floor(y / g->ch);
+    if (cx < 0) cx = 0; else if (cx >= g->ncx) cx = g->ncx - 1;
+    if (cy < 0) cy = 0; else if (cy >= g->ncy) cy = g->ncy - 1;
+    return cy * g->ncx + cx;
+}
+
+/* Smallest cell edge that keeps every interacting pair in adjacent cells. */
+static double cell_min(double max_reach) { return 2.0 * max_reach * (1.0 + 1e-9); }
+
+/* Cells along a side of length len, each at least cmin, at most ~maxc in all. */
+static int cells_along(double len, double cmin, double cmax_edge, int periodic)
+{
+    double c = cmin > cmax_edge ? cmin : cmax_edge;
+    double n = floor(len / c);
+    if (periodic && n < 3.0 && len / 3.0 >= cmin) n = 3.0;
+    if (n < 1.0) n = 1.0;
+    if (n > 1e6) n = 1e6;
+    return (int)n;
+}
+
+static magdyn_status grid_build(magdyn_gas *g, double max_reach, int n_expected)
+{
+    double cmin = cell_min(max_reach), area = g->par.width * g->par.height, edge;
+    long maxc = (long)CELLS_PER_PARTICLE * (n_expected > 16 ? n_expected : 16);
+    int ncx, ncy, k, *head;
+    edge = sqrt(area / (double)maxc);
+    ncx = cells_along(g->par.width, cmin, edge, g->par.periodic);
+    ncy = cells_along(g->par.height, cmin, edge, g->par.periodic);
+    head = realloc(g->head, (size_t)ncx * (size_t)ncy * sizeof *head);
+    if (!head) return MAGDYN_ENOMEM;
+    g->head = head;
+    g->ncx = ncx; g->ncy = ncy;
+    g->cw = g->par.width / ncx; g->ch = g->par.height / ncy;
+    for (k = 0; k < ncx * ncy; k++) head[k] = -1;
+    for (k = 0; k < g->n; k++) {
+        int c = cell_of(g, g->p[k].x, g->p[k].y);
+        g->p[k].cell = c;
+        g->p[k].next = head[c];
+        head[c] = k;
+    }
+    g->built_n = n_expected;
+    return MAGDYN_OK;
+}
+
+static void cell_remove(magdyn_gas *g, int k)
+{
+    int *pp = &g->head[g->p[k].cell];
+    while (*pp != k) pp = &g->p[*pp].next;
+    *pp = g->p[k].next;
+}
+
+static void cell_insert(magdyn_gas *g, int k, int c)
+{
+    g->p[k].cell = c;
+    g->p[k].next = g->head[c];
+    g->head[c] = k;
+}
+
+/* ---- adding particles ------------------------------------------------ */
+
+/* A candidate particle as seen by the overlap test. */
+typedef struct {
+    double x, y, rad, l, angle;   /* l = 0 for a disc */
+} shape;
+
+static shape shape_of(const magdyn_gas *g, int k)
+{
+    const gas_particle *p = &g->p[k];
+    shape s;
+    s.x = p->x; s.y = p->y; s.rad = p->rad;
+    if (p->rot >= 0) { s.l = g->rot[p->rot].half_length; s.angle = g->rot[p->rot].angle; }
+    else { s.l = 0.0; s.angle = 0.0; }
+    return s;
+}
+
+/* Minimum image of a separation in a periodic box (|d| < len assumed). */
+static double min_image(double d, double len)
+{
+    if (d > 0.5 * len) return d - len;
+    if (d < -0.5 * len) return d + len;
+    return d;
+}
+
+/* 1 when a and b overlap by more than the tolerance. */
+static int shapes_overlap(const magdyn_gas *g, const shape *a, const shape *b)
+{
+    double dx = a->x - b->x, dy = a->y - b->y, s = a->rad + b->rad;
+    double lim = s * (1.0 - ADD_OVERLAP_TOL);
+    int na = a->l > 0.0 ? 2 : 1, nb = b->l > 0.0 ? 2 : 1, i, j;
+    if (g->par.periodic) { dx = min_image(dx, g->par.width); dy = min_image(dy, g->par.height); }
+    for (i = 0; i < na; i++)
+        for (j = 0; j < nb; j++) {
+            double sa = i ? -a->l : a->l, sb = j ? -b->l : b->l;
+            double ex = dx + sa * cos(a->angle) - sb * cos(b->angle);
+            double ey = dy + sa * sin(a->angle) - sb * sin(b->angle);
+            if (ex * ex + ey * ey < lim * lim) return 1;
+        }
+    return 0;
+}
+
+/* *mem grown to cap elements of size bytes, 64-byte aligned (one particle's
+ * kinematics or events per cache line), the first keep elements copied. */
+static int grow_aligned(void **mem, size_t keep, size_t cap, size_t size)
+{
+    size_t bytes = (cap * size + 63) / 64 * 64;
+    void *q = aligned_alloc(64, bytes);
+    if (!q) return 0;
+    if (*mem) memcpy(q, *mem, keep * size);
+    free(*mem);
+    *mem = q;
+    return 1;
+}
+
+static magdyn_status grow(magdyn_gas *g)
+{
+    int cap = g->cap ? 2 * g->cap : 64;
+    void *q;
+    q = g->p;
+    if (!grow_aligned(&q, (size_t)g->n, (size_t)cap, sizeof *g->p)) return MAGDYN_ENOMEM;
+    g->p = q;
+    q = g->ev;
+    if (!grow_aligned(&q, (size_t)g->n, (size_t)cap, sizeof *g->ev)) return MAGDYN_ENOMEM;
+    g->ev = q;
+    g->cap = cap;
+    return MAGDYN_OK;
+}
+
+static magdyn_status grow_index(int **arr, int *cap, int n)
+{
+    int nc;
+    int *q;
+    if (n < *cap) return MAGDYN_OK;
+    nc = *cap ? 2 * *cap : 16;
+    q = realloc(*arr, (size_t)nc * sizeof *q);
+    if (!q) return MAGDYN_ENOMEM;
+    *arr = q; *cap = nc;
+    return MAGDYN_OK;
+}
+
+/* Checks box and overlaps for s (reach = its centre-to-contact reach), then
+ * appends it.  Returns the internal index or a negative status. */
+static int add_particle(magdyn_gas *g, shape s, double reach, magdyn_vec2 v, double mass,
+                        const magdyn_rotor *r, int species)
+{
+    double w = g->par.width, h = g->par.height, new_max;
+    int cx, cy, dx, dy, k, idx;
+    magdyn_status st;
+    if (species < 0) return MAGDYN_EINVAL;
+    if (g->par.periodic) {
+        if (s.x < 0.0 || s.x > w || s.y < 0.0 || s.y > h) return MAGDYN_ERANGE;
+        if (s.x == w) s.x = 0.0;
+        if (s.y == h) s.y = 0.0;
+        if (cell_min(reach) * 3.0 > w || cell_min(reach) * 3.0 > h) return MAGDYN_ERANGE;
+    } else {
+        double ex = fabs(s.l * cos(s.angle)), ey = fabs(s.l * sin(s.angle));
+        if (s.x - ex - s.rad < 0.0 || s.x + ex + s.rad > w ||
+            s.y - ey - s.rad < 0.0 || s.y + ey + s.rad > h)
+            return MAGDYN_ERANGE;
+    }
+    if (g->n >= INT_MAX / 4) return MAGDYN_ENOMEM;
+    new_max = reach > g->max_reach ? reach : g->max_reach;
+    if (!g->head || new_max > g->max_reach || g->n + 1 > g->built_n) {
+        if ((st = grid_build(g, new_max, 2 * (g->n + 1))) != MAGDYN_OK) return st;
+        g->max_reach = new_max;
+    }
+    /* overlaps: every particle that can touch s sits in the 3x3 cells */
+    {
+        int c = cell_of(g, s.x, s.y);
+        cx = c % g->ncx; cy = c / g->ncx;
+    }
+    for (dy = -1; dy <= 1; dy++) {
+        int yy = cy + dy;
+        if (yy < 0 || yy >= g->ncy) {
+            if (!g->par.periodic) continue;
+            yy = (yy + g->ncy) % g->ncy;
+        }
+        for (dx = -1; dx <= 1; dx++) {
+            int xx = cx + dx;
+            if (xx < 0 || xx >= g->ncx) {
+                if (!g->par.periodic) continue;
+                xx = (xx + g->ncx) % g->ncx;
+            }
+            /* tiny grids: a cell reached twice is checked twice, harmlessly */
+            for (k = g->head[yy * g->ncx + xx]; k >= 0; k = g->p[k].next) {
+                shape o = shape_of(g, k);
+                if (shapes_overlap(g, &s, &o)) return MAGDYN_EOVERLAP;
+            }
+        }
+    }
+    if (g->n == g->cap && (st = grow(g)) != MAGDYN_OK) return st;
+    if (r) {
+        gas_rotor *q;
+        if ((st = grow_index(&g->rot_k, &g->cap_rot, g->n_rot)) != MAGDYN_OK) return st;
+        q = realloc(g->rot, (size_t)g->cap_rot * sizeof *q);
+        if (!q) return MAGDYN_ENOMEM;
+        g->rot = q;
+    } else if ((st = grow_index(&g->disc_k, &g->cap_disc, g->n_disc)) != MAGDYN_OK) {
+        return st;
+    }
+    k = g->n++;
+    g->p[k].x = s.x; g->p[k].y = s.y; g->p[k].vx = v.x; g->p[k].vy = v.y;
+    g->p[k].t0 = g->time; g->p[k].rad = s.rad; g->p[k].count = 0;
+    g->ev[k].mass = mass; g->ev[k].inv_mass = 1.0 / mass; g->ev[k].species = species;
+    g->ev[k].otype = EV_NONE;
+    g->ev[k].ver = 0;
+    g->ev[k].tp = g->ev[k].to = INFINITY;
+    if (r) {
+        gas_rotor *q = &g->rot[g->n_rot];
+        q->angle = remainder(r->angle, 2.0 * MAGDYN_PI);
+        q->omega = r->omega; q->inertia = r->inertia; q->inv_inertia = 1.0 / r->inertia;
+        q->half_length = r->half_length;
+        g->p[k].rot = g->n_rot;
+        g->rot_k[g->n_rot] = k;
+        idx = g->n_rot++;
+    } else {
+        g->p[k].rot = -1;
+        g->disc_k[g->n_disc] = k;
+        idx = g->n_disc++;
+    }
+    g->ev[k].ext = idx;
+    cell_insert(g, k, cell_of(g, s.x, s.y));
+    g->ke_trans += 0.5 * mass * (v.x * v.x + v.y * v.y);
+    g->primed = 0;
+    return idx;
+}
+
+int magdyn_gas_add_disc_species(magdyn_gas *g, const magdyn_disc *d, int species)
+{
+    magdyn_status st;
+    shape s;
+    if (!g) return MAGDYN_EINVAL;
+    if ((st = magdyn_disc_check(d)) != MAGDYN_OK) return st;
+    s.x = d->r.x; s.y = d->r.y; s.rad = d->radius; s.l = 0.0; s.angle = 0.0;
+    return add_particle(g, s, d->radius, d->v, d->mass, NULL, species);
+}
+
+int magdyn_gas_add_rotor_species(magdyn_gas *g, const magdyn_rotor *r, int species)
+{
+    magdyn_status st;
+    shape s;
+    if (!g) return MAGDYN_EINVAL;
+    if ((st = magdyn_rotor_check(r)) != MAGDYN_OK) return st;
+    s.x = r->r.x; s.y = r->r.y; s.rad = r->end_radius; s.l = r->half_length; s.angle = r->angle;
+    return add_particle(g, s, r->half_length + r->end_radius, r->v, r->mass, r, species);
+}
+
+int magdyn_gas_add_disc(magdyn_gas *g, const magdyn_disc *d)
+{ return magdyn_gas_add_disc_species(g, d, 0); }
+
+int magdyn_gas_add_rotor(magdyn_gas *g, const magdyn_rotor *r)
+{ return magdyn_gas_add_rotor_species(g, r, 0); }
+
+/* ---- prediction ---------------------------------------------------------- */
+
+static void sync(magdyn_gas *g, int k)
+{
+    gas_particle *p = &g->p[k];
+    double dt = g->time - p->t0;
+    p->x += p->vx * dt; p->y += p->vy * dt; p->t0 = g->time;
+    if (p->rot >= 0) {
+        gas_rotor *q = &g->rot[p->rot];
+        q->angle += q->omega * dt;
+        if (fabs(q->angle) > 64.0 * MAGDYN_PI) q->angle = remainder(q->angle, 2.0 * MAGDYN_PI);
+    }
+}
+
+/* Arms (end offsets) of particle k at time now: n arms written to a. */
+static int arms_of(const magdyn_gas *g, int k, double now, mdk_arm a[2])
+{
+    const gas_particle *p = &g->p[k];
+    if (p->rot < 0) { a[0].l = 0.0; a[0].th = 0.0; a[0].om = 0.0; return 1; }
+    {
+        const gas_rotor *q = &g->rot[p->rot];
+        double th = q->angle + q->omega * (now - p->t0);
+        a[0].l = q->half_length; a[1].l = -q->half_length;
+        a[0].th = a[1].th = th;
+        a[0].om = a[1].om = q->omega;
+        return 2;
+    }
+}
+
+/* Earliest contact (relative time, below horizon) of k and j involving a rotor. */
+static double rotor_pair_time(const magdyn_gas *g, int k, int j, double dx, double dy,
+                              double dvx, double dvy, double horizon)
+{
+    mdk_arm ak[2], aj[2];
+    int nk = arms_of(g, k, g->time, ak), nj = arms_of(g, j, g->time, aj), a, b;
+    double s = g->p[k].rad + g->p[j].rad, best = INFINITY;
+    for (a = 0; a < nk; a++)
+        for (b = 0; b < nj; b++) {
+            double t = mdk_pair_root(dx, dy, dvx, dvy, ak[a], aj[b], s,
+                                     best < horizon ? best : horizon);
+            if (t < best) best = t;
+        }
+    return best;
+}
+
+/* Next cell crossing or wall collision of k (synchronised to g->time):
+ * writes the "other" half of g->ev[k]; rotor walls are searched only up to
+ * the particle's pair event. */
+static void predict_other(magdyn_gas *g, int k)
+{
+    const gas_particle *p = &g->p[k];
+    gas_event *ev = &g->ev[k];
+    double now = g->time, best = INFINITY, w = g->par.width, h = g->par.height;
+    double x = p->x, y = p->y, vx = p->vx, vy = p->vy;
+    int cx = p->cell % g->ncx, cy = p->cell / g->ncx, periodic = g->par.periodic;
+    ev->otype = EV_NONE;
+    /* cell crossings (towards the outer walls the wall comes first) */
+    if (vx > 0.0 && (periodic || cx + 1 < g->ncx)) {
+        double t = ((cx + 1) * g->cw - x) / vx;
+        if (t < 0.0) t = 0.0;
+        best = now + t; ev->otype = EV_CELL; ev->oarg = 0;
+    } else if (vx < 0.0 && (periodic || cx > 0)) {
+        double t = (cx * g->cw - x) / vx;
+        if (t < 0.0) t = 0.0;
+        best = now + t; ev->otype = EV_CELL; ev->oarg = 1;
+    }
+    if (vy > 0.0 && (periodic || cy + 1 < g->ncy)) {
+        double t = ((cy + 1) * g->ch - y) / vy;
+        if (t < 0.0) t = 0.0;
+        if (now + t < best) { best = now + t; ev->otype = EV_CELL; ev->oarg = 2; }
+    } else if (vy < 0.0 && (periodic || cy > 0)) {
+        double t = (cy * g->ch - y) / vy;
+        if (t < 0.0) t = 0.0;
+        if (now + t < best) { best = now + t; ev->otype = EV_CELL; ev->oarg = 3; }
+    }
+    if (!periodic) {
+        if (p->rot < 0) {
+            double r = p->rad, t;
+            if (vx < 0.0) { t = (x - r) / -vx; if (t < 0.0) t = 0.0;
+                if (now + t < best) { best = now + t; ev->otype = EV_WALL; ev->oarg = 0; } }
+            else if (vx > 0.0) { t = (w - r - x) / vx; if (t < 0.0) t = 0.0;
+                if (now + t < best) { best = now + t; ev->otype = EV_WALL; ev->oarg = 1; } }
+            if (vy < 0.0) { t = (y - r) / -vy; if (t < 0.0) t = 0.0;
+                if (now + t < best) { best = now + t; ev->otype = EV_WALL; ev->oarg = 2; } }
+            else if (vy > 0.0) { t = (h - r - y) / vy; if (t < 0.0) t = 0.0;
+                if (now + t < best) { best = now + t; ev->otype = EV_WALL; ev->oarg = 3; } }
+        } else {
+            mdk_arm a[2];
+            int e, wall;
+            double lim;
+            arms_of(g, k, now, a);
+            for (e = 0; e < 2; e++)
+                for (wall = 0; wall < 4; wall++) {
+                    mdk_arm aw = a[e];
+                    double t;
+                    lim = (best < ev->tp ? best : ev->tp) - now;
+                    if (wall >= 2) aw.th -= 0.5 * MAGDYN_PI;
+                    t = wall < 2 ? mdk_wall_root(x, vx, aw, wall ? w : 0.0, wall ? 1 : -1, p->rad, lim)
+                                 : mdk_wall_root(y, vy, aw, wall == 3 ? h : 0.0, wall == 3 ? 1 : -1, p->rad, lim);
+                    if (now + t < best) {
+                        best = now + t; ev->otype = EV_WALL; ev->oarg = wall; ev->oend = e;
+                    }
+                }
+        }
+    }
+    ev->to = best;
+}
+
+/* What a scan of k's neighbours needs at hand. */
+typedef struct {
+    double x, y, vx, vy, rad, now;
+    double best;      /* earliest pair time found, relative to now */
+    int k, rot;
+} scan_ctx;
+
+/* Pairs of k with the particles of cell c, seen shifted by (sx, sy). */
+static inline void scan_cell(magdyn_gas *g, scan_ctx *sc, int c, double sx, double sy)
+{
+    int j;
+    for (j = g->head[c]; j >= 0; j = g->p[j].next) {
+        const gas_particle *q = &g->p[j];
+        double dt, dx, dy, dvx, dvy, t;
+        if (j == sc->k) continue;
+        dt = sc->now - q->t0;
+        dx = sc->x - (q->x + q->vx * dt + sx);
+        dy = sc->y - (q->y + q->vy * dt + sy);
+        dvx = sc->vx - q->vx; dvy = sc->vy - q->vy;
+        if ((sc->rot & q->rot) < 0) {            /* both discs (rot == -1) */
+            double b = dx * dvx + dy * dvy, s, cc, v2, disc;
+            if (b >= 0.0) continue;
+            s = sc->rad + q->rad;
+            cc = dx * dx + dy * dy - s * s;
+            if (cc <= 0.0) {
+                t = 0.0;
+            } else {
+                /* t >= c / (-2 b): skip the square root when that already
+                 * loses to the best event */
+                if (cc > -2.0 * b * sc->best) continue;
+                v2 = dvx * dvx + dvy * dvy;
+                disc = b * b - v2 * cc;
+                if (disc <= 0.0) continue;
+                t = cc / (-b + sqrt(disc));
+            }
+        } else {
+            double to = g->ev[sc->k].to - sc->now;
+            t = rotor_pair_time(g, sc->k, j, dx, dy, dvx, dvy, sc->best < to ? sc->best : to);
+        }
+        if (t < sc->best) {
+            gas_event *ev = &g->ev[sc->k];
+            sc->best = t;
+            ev->partner = j; ev->pcount = q->count;
+        }
+    }
+}
+
+/*
+ * Pair collisions of k (synchronised) with the particles in the cells at
+ * offsets ddx in [x0, x1], ddy in [y0, y1] from its own; keeps the earliest
+ * in ev->tp.  Periodic images come from the cell shift.  Disc pairs are kept
+ * even when later than the next crossing, which rescans only the new cells;
+ * with rotors in the gas every crossing rescans all cells, so rotor pairs
+ * need not be searched past it.
+ */
+static void scan_pairs(magdyn_gas *g, int k, int x0, int x1, int y0, int y1)
+{
+    const gas_particle *p = &g->p[k];
+    gas_event *ev = &g->ev[k];
+    int ncx = g->ncx, ncy = g->ncy, cx = p->cell % ncx, cy = p->cell / ncx, ddx, ddy;
+    scan_ctx sc;
+    sc.x = p->x; sc.y = p->y; sc.vx = p->vx; sc.vy = p->vy; sc.rad = p->rad;
+    sc.now = g->time; sc.best = ev->tp - g->time; sc.k = k;
+    sc.rot = p->rot < 0 ? -1 : 0;
+    if (cx + x0 >= 0 && cx + x1 < ncx && cy + y0 >= 0 && cy + y1 < ncy) {
+        /* away from the edges: no wrapping, no shifts */
+        for (ddy = y0; ddy <= y1; ddy++) {
+            int row = (cy + ddy) * ncx + cx;
+            for (ddx = x0; ddx <= x1; ddx++) scan_cell(g, &sc, row + ddx, 0.0, 0.0);
+        }
+    } else {
+        double w = g->par.width, h = g->par.height;
+        int periodic = g->par.periodic;
+        for (ddy = y0; ddy <= y1; ddy++) {
+            int yy = cy + ddy;
+            double sy = 0.0;
+            if (yy < 0) { if (!periodic) continue; yy += ncy; sy = -h; }
+            else if (yy >= ncy) { if (!periodic) continue; yy -= ncy; sy = h; }
+            for (ddx = x0; ddx <= x1; ddx++) {
+                int xx = cx + ddx;
+                double sx = 0.0;
+                if (xx < 0) { if (!periodic) continue; xx += ncx; sx = -w; }
+                else if (xx >= ncx) { if (!periodic) continue; xx -= ncx; sx = w; }
+                scan_cell(g, &sc, yy * ncx + xx, sx, sy);
+            }
+        }
+    }
+    if (sc.best < ev->tp - g->time) ev->tp = g->time + sc.best;
+}
+
+/* All events of k (synchronised to g->time); returns the earliest time. */
+static double predict(magdyn_gas *g, int k)
+{
+    gas_event *ev = &g->ev[k];
+    ev->tp = INFINITY;
+    predict_other(g, k);
+    scan_pairs(g, k, -1, 1, -1, 1);
+    return ev->tp < ev->to ? ev->tp : ev->to;
+}
+
+/* After k entered a new cell in direction dir: keep its pair event if still
+ * valid and scan only the cells that came into reach. */
+static double predict_after_crossing(magdyn_gas *g, int k, int dir)
+{
+    gas_event *ev = &g->ev[k];
+    /* rotor pairs are searched only up to the crossing: rescan everything */
+    if (g->n_rot > 0 || (ev->tp < INFINITY && g->p[ev->partner].count != ev->pcount))
+        return predict(g, k);
+    predict_other(g, k);
+    switch (dir) {
+    case 0: scan_pairs(g, k, 1, 1, -1, 1); break;
+    case 1: scan_pairs(g, k, -1, -1, -1, 1); break;
+    case 2: scan_pairs(g, k, -1, 1, 1, 1); break;
+    default: scan_pairs(g, k, -1, 1, -1, -1); break;
+    }
+    return ev->tp < ev->to ? ev->tp : ev->to;
+}
+
+/* ---- event handling ------------------------------------------------------ */
+
+static void ke_accumulate(magdyn_gas *g)
+{
+    g->obs_ke_int += g->ke_trans * (g->time - g->obs_t_acc);
+    g->obs_t_acc = g->time;
+}
+
+static double ke_of(const magdyn_gas *g, int k)
+{
+    const gas_particle *p = &g->p[k];
+    return 0.5 * g->ev[k].mass * (p->vx * p->vx + p->vy * p->vy);
+}
+
+/* Pair collision of k and j now; returns 1 if an impulse was applied. */
+static int do_pair(magdyn_gas *g, int k, int j)
+{
+    gas_particle *p = &g->p[k], *q = &g->p[j];
+    double dx, dy, nx, ny, d, jimp, ke0, k1 = 0.0, k2 = 0.0, ii1 = 0.0, ii2 = 0.0;
+    double zero1 = 0.0, zero2 = 0.0, *w1 = &zero1, *w2 = &zero2;
+    sync(g, k); sync(g, j);
+    dx = p->x - q->x; dy = p->y - q->y;
+    if (g->par.periodic) { dx = min_image(dx, g->par.width); dy = min_image(dy, g->par.height); }
+    if (p->rot < 0 && q->rot < 0) {
+        d = sqrt(dx * dx + dy * dy);
+        if (!(d > 0.0)) return 0;
+        nx = dx / d; ny = dy / d;
+    } else {
+        mdk_arm ak[2], aj[2];
+        int nk = arms_of(g, k, g->time, ak), nj = arms_of(g, j, g->time, aj), a, b, ba = 0, bb = 0;
+        double s = p->rad + q->rad, bestgap = INFINITY, ex = 0, ey = 0;
+        for (a = 0; a < nk; a++)
+            for (b = 0; b < nj; b++) {
+                double x1 = dx + ak[a].l * cos(ak[a].th) - aj[b].l * cos(aj[b].th);
+                double y1 = dy + ak[a].l * sin(ak[a].th) - aj[b].l * sin(aj[b].th);
+                double gap = sqrt(x1 * x1 + y1 * y1) - s;
+                if (gap < bestgap) { bestgap = gap; ba = a; bb = b; ex = x1; ey = y1; }
+            }
+        if (!(bestgap <= CONTACT_TOL * s)) return 0;
+        d = sqrt(ex * ex + ey * ey);
+        if (!(d > 0.0)) return 0;
+        nx = ex / d; ny = ey / d;
+        if (p->rot >= 0) {
+            w1 = &g->rot[p->rot].omega; ii1 = g->rot[p->rot].inv_inertia;
+            k1 = ak[ba].l * (cos(ak[ba].th) * ny - sin(ak[ba].th) * nx);
+        }
+        if (q->rot >= 0) {
+            w2 = &g->rot[q->rot].omega; ii2 = g->rot[q->rot].inv_inertia;
+            k2 = aj[bb].l * (cos(aj[bb].th) * ny - sin(aj[bb].th) * nx);
+        }
+    }
+    ke0 = ke_of(g, k) + ke_of(g, j);
+    jimp = mdk_impulse(nx, ny, g->e_pair, g->ev[k].inv_mass, ii1, k1, &p->vx, &p->vy, w1,
+                       g->ev[j].inv_mass, ii2, k2, &q->vx, &q->vy, w2);
+    if (!(jimp > 0.0)) return 0;
+    ke_accumulate(g);
+    g->ke_trans += ke_of(g, k) + ke_of(g, j) - ke0;
+    g->obs_virial += jimp * (dx * nx + dy * ny);
+    p->count++; q->count++;
+    g->collisions++; g->obs_coll++;
+    return 1;
+}
+
+/* Wall collision of k now (wall 0: x = 0, 1: x = width, 2: y = 0, 3: y = height). */
+static int do_wall(magdyn_gas *g, int k, int wall, int end)
+{
+    gas_particle *p = &g->p[k];
+    double nx = wall == 0 ? 1.0 : wall == 1 ? -1.0 : 0.0;
+    double ny = wall == 2 ? 1.0 : wall == 3 ? -1.0 : 0.0;
+    double ke0, jimp, k1 = 0.0, ii = 0.0, wz = 0.0, zero = 0.0, vz0 = 0.0, vz1 = 0.0, *w = &wz;
+    sync(g, k);
+    if (p->rot >= 0) {
+        gas_rotor *q = &g->rot[p->rot];
+        double l = end ? -q->half_length : q->half_length;
+        w = &q->omega; ii = q->inv_inertia;
+        k1 = l * (cos(q->angle) * ny - sin(q->angle) * nx);
+    }
+    ke0 = ke_of(g, k);
+    jimp = mdk_impulse(nx, ny, g->e_wall, g->ev[k].inv_mass, ii, k1, &p->vx, &p->vy, w,
+                       0.0, 0.0, 0.0, &vz0, &vz1, &zero);
+    if (!(jimp > 0.0)) return 0;
+    ke_accumulate(g);
+    g->ke_trans += ke_of(g, k) - ke0;
+    g->obs_wall_dp += jimp;
+    p->count++;
+    g->wall_collisions++; g->obs_wall++;
+    return 1;
+}
+
+static void do_cell(magdyn_gas *g, int k, int dir)
+{
+    gas_particle *p = &g->p[k];
+    int cx = p->cell % g->ncx, cy = p->cell / g->ncx;
+    sync(g, k);
+    cell_remove(g, k);
+    switch (dir) {
+    case 0: if (++cx == g->ncx) { cx = 0; p->x -= g->par.width; } break;
+    case 1: if (--cx < 0) { cx = g->ncx - 1; p->x += g->par.width; } break;
+    case 2: if (++cy == g->ncy) { cy = 0; p->y -= g->par.height; } break;
+    default: if (--cy < 0) { cy = g->ncy - 1; p->y += g->par.height; } break;
+    }
+    cell_insert(g, k, cy * g->ncx + cx);
+}
+
+/* Room for at least need heap entries (3 of padding in front). */
+static magdyn_status heap_reserve(magdyn_gas *g, int need)
+{
+    void *q = g->heap_mem;
+    int cap = g->hcap ? g->hcap : 64;
+    if (need <= g->hcap) return MAGDYN_OK;
+    while (cap < need) cap *= 2;
+    if (!grow_aligned(&q, g->heap_mem ? (size_t)g->hn + 3 : 0, (size_t)cap + 3, sizeof(gas_hent)))
+        return MAGDYN_ENOMEM;
+    g->heap_mem = q;
+    g->heap = g->heap_mem + 3;
+    g->hcap = cap;
+    return MAGDYN_OK;
+}
+
+static magdyn_status heap_push(magdyn_gas *g, gas_hent e)
+{
+    if (g->hn == g->hcap && heap_reserve(g, g->hn + 1) != MAGDYN_OK) return MAGDYN_ENOMEM;
+    g->heap[g->hn] = e;
+    heap_sift_up(g->heap, g->hn++);
+    return MAGDYN_OK;
+}
+
+/* Calendar bucket number of time t (clamped far in the future). */
+static long long cal_index(const magdyn_gas *g, double t)
+{
+    double x = t * g->cal_inv_w;
+    return x < 4e18 ? (long long)x : (long long)4e18;
+}
+
+/* Queues entry e: into the front heap when due in the current bucket,
+ * else onto its bucket's list. */
+static magdyn_status queue_push(magdyn_gas *g, gas_hent e)
+{
+    long long idx = cal_index(g, e.t);
+    int c;
+    if (idx <= g->cal_cur) return heap_push(g, e);
+    if (g->cal_free < 0) {
+        int cap = g->cal_cap ? 2 * g->cal_cap : 1024, i;
+        gas_cent *q = realloc(g->cal_pool, (size_t)cap * sizeof *q);
+        if (!q) return MAGDYN_ENOMEM;
+        for (i = g->cal_cap; i < cap; i++) q[i].next = i + 1 < cap ? i + 1 : -1;
+        g->cal_free = g->cal_cap;
+        g->cal_pool = q;
+        g->cal_cap = cap;
+    }
+    c = g->cal_free;
+    g->cal_free = g->cal_pool[c].next;
+    g->cal_pool[c].e = e;
+    g->cal_pool[c].next = g->cal_bucket[idx & (g->cal_nb - 1)];
+    g->cal_bucket[idx & (g->cal_nb - 1)] = c;
+    g->cal_count++;
+    return MAGDYN_OK;
+}
+
+/* Moves the due, still current entries of bucket b into the front heap;
+ * drops superseded ones; keeps those of later years. */
+static magdyn_status cal_drain(magdyn_gas *g, int b)
+{
+    int *pp = &g->cal_bucket[b], c;
+    while ((c = *pp) >= 0) {
+        gas_cent *ce = &g->cal_pool[c];
+        int due = cal_index(g, ce->e.t) <= g->cal_cur;
+        if (due || ce->e.ver != g->ev[ce->e.k].ver) {
+            if (due && ce->e.ver == g->ev[ce->e.k].ver && heap_push(g, ce->e) != MAGDYN_OK)
+                return MAGDYN_ENOMEM;
+            *pp = ce->next;
+            ce->next = g->cal_free;
+            g->cal_free = c;
+            g->cal_count--;
+        } else {
+            pp = &ce->next;
+        }
+    }
+    return MAGDYN_OK;
+}
+
+/* Makes the front heap hold the earliest entry: 1 if any is left, 0 if the
+ * queue is empty, negative on error. */
+static int queue_front(magdyn_gas *g)
+{
+    long long steps = 0;
+    while (g->hn == 0) {
+        if (g->cal_count == 0) return 0;
+        if (++steps > g->cal_nb) {
+            /* a whole year of empty buckets: jump to the earliest entry */
+            long long lo = -1;
+            int b, c;
+            for (b = 0; b < g->cal_nb; b++)
+                for (c = g->cal_bucket[b]; c >= 0; c = g->cal_pool[c].next) {
+                    long long idx = cal_index(g, g->cal_pool[c].e.t);
+                    if (lo < 0 || idx < lo) lo = idx;
+                }
+            g->cal_cur = lo - 1;
+            steps = 0;
+        }
+        g->cal_cur++;
+        g->cal_steps++;
+        if (cal_drain(g, (int)(g->cal_cur & (g->cal_nb - 1))) != MAGDYN_OK) return MAGDYN_ENOMEM;
+    }
+    return 1;
+}
+
+/* Makes t the time of particle k's next event (INFINITY: none). */
+static magdyn_status schedule(magdyn_gas *g, int k, double t)
+{
+    gas_hent e;
+    g->ev[k].ver++;
+    if (!(t < INFINITY)) return MAGDYN_OK;
+    e.t = t; e.k = k; e.ver = g->ev[k].ver;
+    return queue_push(g, e);
+}
+
+/*
+ * (Re)builds the queue from every particle's current event at g->time.
+ * Bucket width: twice the mean spacing of the pending event times, so a
+ * bucket holds about two entries; at least 2 N buckets, so a year spans
+ * about four mean horizons and few entries wait a year.
+ */
+static magdyn_status queue_build(magdyn_gas *g)
+{
+    double sum = 0.0;
+    int k, nfin = 0, nb = 64, b;
+    magdyn_status st;
+    for (k = 0; k < g->n; k++) {
+        const gas_event *ev = &g->ev[k];
+        double t = ev->tp < ev->to ? ev->tp : ev->to;
+        if (t < INFINITY) { sum += t - g->time; nfin++; }
+    }
+    while (nb < 2 * g->n) nb *= 2;
+    if (nb != g->cal_nb) {
+        int *q = realloc(g->cal_bucket, (size_t)nb * sizeof *q);
+        if (!q) return MAGDYN_ENOMEM;
+        g->cal_bucket = q;
+        g->cal_nb = nb;
+    }
+    for (b = 0; b < nb; b++) g->cal_bucket[b] = -1;
+    if (g->cal_pool) {
+        for (k = 0; k < g->cal_cap; k++) g->cal_pool[k].next = k + 1 < g->cal_cap ? k + 1 : -1;
+        g->cal_free = 0;
+    } else {
+        g->cal_free = -1;
+    }
+    g->cal_count = 0;
+    g->cal_steps = g->cal_pops = 0;
+    g->hn = 0;
+    g->cal_w = nfin > 0 && sum > 0.0 ? 2.0 * sum / ((double)nfin * nfin) : 1.0;
+    if (!(g->cal_w > 0.0) || !isfinite(1.0 / g->cal_w)) g->cal_w = 1.0;
+    g->cal_inv_w = 1.0 / g->cal_w;
+    g->cal_cur = cal_index(g, g->time);
+    if ((st = heap_reserve(g, 64)) != MAGDYN_OK) return st;
+    for (k = 0; k < g->n; k++) {
+        const gas_event *ev = &g->ev[k];
+        double t = ev->tp < ev->to ? ev->tp : ev->to;
+        g->ev[k].ver++;
+        if (t < INFINITY) {
+            gas_hent e;
+            e.t = t; e.k = k; e.ver = g->ev[k].ver;
+            if ((st = queue_push(g, e)) != MAGDYN_OK) return st;
+        }
+    }
+    return MAGDYN_OK;
+}
+
+/* Below this many particles everything stays in cache: no sorting. */
+#define SORT_MIN_PARTICLES 4096
+/* Re-sort after this many events per particle. */
+#define SORT_EVENTS_PER_PARTICLE 50
+
+/* z-order (Morton) key of a cell: nearby cells get nearby keys. */
+static unsigned long long morton(unsigned x, unsigned y)
+{
+    unsigned long long k = 0;
+    int b;
+    for (b = 0; b < 21; b++)
+        k |= (unsigned long long)((x >> b) & 1u) << (2 * b) |
+             (unsigned long long)((y >> b) & 1u) << (2 * b + 1);
+    return k;
+}
+
+typedef struct { unsigned long long key; int k; } sort_item;
+
+static int sort_cmp(const void *a, const void *b)
+{
+    const sort_item *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->k > y->k) - (x->k < y->k);
+}
+
+/*
+ * Renumbers the particles (all synchronised, events to be predicted
+ * afresh) in z-order of their cells, so that particles near in space are
+ * near in memory: a neighbour scan then touches a few cache lines and
+ * pages instead of one per particle.  The callers' indices are kept.
+ */
+static magdyn_status sort_particles(magdyn_gas *g)
+{
+    int n = g->n, i, c;
+    sort_item *it = malloc((size_t)n * sizeof *it);
+    void *np = NULL, *ne = NULL;
+    if (!it) return MAGDYN_ENOMEM;
+    if (!grow_aligned(&np, 0, (size_t)g->cap, sizeof *g->p) ||
+        !grow_aligned(&ne, 0, (size_t)g->cap, sizeof *g->ev)) {
+        free(it); free(np); free(ne);
+        return MAGDYN_ENOMEM;
+    }
+    for (i = 0; i < n; i++) {
+        c = g->p[i].cell;
+        it[i].key = morton((unsigned)(c % g->ncx), (unsigned)(c / g->ncx));
+        it[i].k = i;
+    }
+    qsort(it, (size_t)n, sizeof *it, sort_cmp);
+    for (i = 0; i < n; i++) {
+        gas_particle *p = (gas_particle *)np + i;
+        gas_event *e = (gas_event *)ne + i;
+        *p = g->p[it[i].k];
+        *e = g->ev[it[i].k];
+        if (p->rot >= 0) g->rot_k[e->ext] = i; else g->disc_k[e->ext] = i;
+    }
+    free(g->p); free(g->ev); free(it);
+    g->p = np; g->ev = ne;
+    for (c = 0; c < g->ncx * g->ncy; c++) g->head[c] = -1;
+    for (i = n - 1; i >= 0; i--) cell_insert(g, i, g->p[i].cell);
+    g->sorted_at = g->events;
+    return MAGDYN_OK;
+}
+
+/* Predicts every event and builds the queue. */
+static magdyn_status prime(magdyn_gas *g)
+{
+    int k;
+    magdyn_status st;
+    /* the finest grid for the final number of particles */
+    if ((st = grid_build(g, g->max_reach, g->n)) != MAGDYN_OK) return st;
+    if (g->n >= SORT_MIN_PARTICLES && (st = sort_particles(g)) != MAGDYN_OK) return st;
+    for (k = 0; k < g->n; k++) predict(g, k);
+    if ((st = queue_build(g)) != MAGDYN_OK) return st;
+    g->primed = 1;
+    return MAGDYN_OK;
+}
+
+/* Moves every particle to g->time, then makes g->time the new epoch origin. */
+static void rebase(magdyn_gas *g)
+{
+    double t = g->time;
+    int k;
+    ke_accumulate(g);
+    for (k = 0; k < g->n; k++) {
+        sync(g, k);
+        g->p[k].t0 = 0.0;
+        g->ev[k].tp -= t;
+        g->ev[k].to -= t;
+    }
+    g->obs_t_acc -= t;
+    g->t_base += t;
+    g->time = 0.0;
+    /* the calendar is laid out in epoch times: build it afresh */
+    if (g->primed && queue_build(g) != MAGDYN_OK) g->primed = 0;
+}
+
+magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
+{
+    magdyn_status st = MAGDYN_OK;
+    double te, last = -INFINITY;
+    long long same = 0, same_max;
+    if (!g) return MAGDYN_EINVAL;
+    if (!isfinite(t_end)) return MAGDYN_ENONFINITE;
+    te = t_end - g->t_base;
+    if (te < g->time) return MAGDYN_ESTATE;
+    if (g->n == 0) { g->time = te; rebase(g); return MAGDYN_OK; }
+    /* particles drift apart from their memory neighbours: re-sort now and
+     * then (all are synchronised between calls, so a fresh start is exact) */
+    if (g->primed && g->n >= SORT_MIN_PARTICLES &&
+        g->events - g->sorted_at > (long long)SORT_EVENTS_PER_PARTICLE * g->n)
+        g->primed = 0;
+    if (!g->primed && (st = prime(g)) != MAGDYN_OK) return st;
+    same_max = 100LL * g->n + 1000000LL;
+    while (st == MAGDYN_OK) {
+        gas_hent top;
+        int any;
+        /* buckets far too narrow for the present event rate (the gas has
+         * cooled, say): lay the calendar out afresh */
+        if (++g->cal_pops > g->n + 64) {
+            if (g->cal_steps > 8 * g->cal_pops && (st = queue_build(g)) != MAGDYN_OK) break;
+            g->cal_steps = g->cal_pops = 0;
+        }
+        any = queue_front(g);
+        if (any <= 0) { if (any < 0) st = MAGDYN_ENOMEM; break; }
+        top = g->heap[0];
+        int k = top.k;
+        double t = top.t;
+        gas_event *ev = &g->ev[k];
+        if (top.ver != ev->ver) { heap_pop(g); continue; }   /* superseded */
+        if (!(t <= te)) break;
+        heap_pop(g);
+        if (t == last) {
+            if (++same > same_max) { st = MAGDYN_ENOCONV; break; }
+        } else {
+            same = 0; last = t;
+        }
+        g->time = t;
+        g->events++; g->obs_events++;
+        if (ev->tp <= ev->to) {
+            int j = ev->partner;
+            if (g->p[j].count != ev->pcount) {
+                g->stale++; g->obs_stale++;
+                sync(g, k);
+                st = schedule(g, k, predict(g, k));
+            } else if (do_pair(g, k, j)) {
+                st = schedule(g, k, predict(g, k));
+                if (st == MAGDYN_OK) st = schedule(g, j, predict(g, j));
+            } else {
+                /* a rotor near-miss (or exact grazing): nothing changed */
+                st = schedule(g, k, predict(g, k));
+            }
+        } else if (ev->otype == EV_CELL) {
+            int dir = ev->oarg;
+            g->crossings++; g->obs_crossings++;
+            do_cell(g, k, dir);
+            st = schedule(g, k, predict_after_crossing(g, k, dir));
+        } else if (ev->otype == EV_WALL) {
+            do_wall(g, k, ev->oarg, ev->oend);
+            st = schedule(g, k, predict(g, k));
+        } else {
+            st = schedule(g, k, INFINITY);
+        }
+    }
+    if (st == MAGDYN_OK) g->time = te;
+    else g->primed = 0;        /* predict everything afresh next time */
+    rebase(g);
+    return st;
+}
+
+/* ---- access -------------------------------------------------------------- */
+
+static double wrap(double x, double len) { return x - len * floor(x / len); }
+
+magdyn_status magdyn_gas_get_disc(const magdyn_gas *g, int i, magdyn_disc *out)
+{
+    const gas_particle *p;
+    double dt;
+    if (!g || !out || i < 0 || i >= g->n_disc) return MAGDYN_EINVAL;
+    p = &g->p[g->disc_k[i]];
+    dt = g->time - p->t0;
+    out->r = magdyn_v2(p->x + p->vx * dt, p->y + p->vy * dt);
+    if (g->par.periodic)
+        out->r = magdyn_v2(wrap(out->r.x, g->par.width), wrap(out->r.y, g->par.height));
+    out->v = magdyn_v2(p->vx, p->vy);
+    out->mass = g->ev[g->disc_k[i]].mass;
+    out->radius = p->rad;
+    return MAGDYN_OK;
+}
+
+magdyn_status magdyn_gas_get_rotor(const magdyn_gas *g, int i, magdyn_rotor *out)
+{
+    const gas_particle *p;
+    const gas_rotor *q;
+    double dt;
+    int k;
+    if (!g || !out || i < 0 || i >= g->n_rot) return MAGDYN_EINVAL;
+    k = g->rot_k[i];
+    p = &g->p[k];
+    q = &g->rot[p->rot];
+    dt = g->time - p->t0;
+    out->r = magdyn_v2(p->x + p->vx * dt, p->y + p->vy * dt);
+    if (g->par.periodic)
+        out->r = magdyn_v2(wrap(out->r.x, g->par.width), wrap(out->r.y, g->par.height));
+    out->v = magdyn_v2(p->vx, p->vy);
+    out->angle = remainder(q->angle + q->omega * dt, 2.0 * MAGDYN_PI);
+    out->omega = q->omega;
+    out->mass = g->ev[k].mass;
+    out->inertia = q->inertia;
+    out->half_length = q->half_length;
+    out->end_radius = p->rad;
+    return MAGDYN_OK;
+}
+
+long long magdyn_gas_collisions(const magdyn_gas *g) { return g ? g->collisions : 0; }
+double magdyn_gas_time(const magdyn_gas *g) { return g ? g->t_base + g->time : NAN; }
+int magdyn_gas_discs(const magdyn_gas *g) { return g ? g->n_disc : 0; }
+int magdyn_gas_rotors(const magdyn_gas *g) { return g ? g->n_rot : 0; }

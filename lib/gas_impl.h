@@ -1,0 +1,157 @@
+/*
+ * gas_impl.h - private layout of magdyn_gas, shared by gas.c (dynamics),
+ * gas_observe.c (observables) and the indexed event heap below.
+ */
+#ifndef MAGDYN_GAS_IMPL_H
+#define MAGDYN_GAS_IMPL_H
+
+#include <magdyn/gas.h>
+
+/* Event kinds of a particle's single pending event. */
+enum { EV_NONE = 0, EV_PAIR, EV_CELL, EV_WALL };
+
+/*
+ * Hot per-particle state, 64 bytes: the trajectory is x + vx (t - t0) from
+ * the particle's own time t0 (particles are advanced lazily, only when an
+ * event touches them).  count grows with every change of the velocity, so
+ * an event predicted against a partner's old trajectory is recognised as
+ * stale.
+ */
+typedef struct {
+    double x, y, vx, vy, t0;
+    double rad;       /* disc: radius; rotor: end_radius */
+    int count;
+    int cell;
+    int next;         /* next particle in the same cell, -1 at the end */
+    int rot;          /* -1 for a disc, else index into g->rot */
+} gas_particle;
+
+/* Rotor extras; angle is the rod direction at the particle's t0. */
+typedef struct {
+    double angle, omega, inv_inertia, inertia, half_length;
+} gas_rotor;
+
+
+/*
+ * The pending events of a particle: its earliest predicted pair collision
+ * and, apart, its next cell crossing or wall collision; the heap holds the
+ * earlier of the two.  Keeping the pair apart lets a cell crossing scan only
+ * the cells it brings into reach.
+ */
+typedef struct {
+    double tp;        /* pair collision time, INFINITY for none */
+    double to;        /* cell crossing or wall time, INFINITY for none */
+    double mass, inv_mass;
+    int partner;      /* the pair partner */
+    int pcount;       /* the partner's count at prediction */
+    int otype;        /* EV_CELL, EV_WALL or EV_NONE */
+    int oarg;         /* EV_CELL: direction 0-3 (+x, -x, +y, -y); EV_WALL: wall 0-3 */
+    int oend;         /* EV_WALL of a rotor: the end that touches */
+    unsigned ver;     /* version of the particle's current heap entry */
+    int species;
+    int ext;          /* index returned to the caller (per kind) */
+} gas_event;          /* 64 bytes: the second cache line of a particle */
+
+/* A heap entry: a particle, the time of its earliest event, and the
+ * version that tells whether the entry is still the particle's current one. */
+typedef struct { double t; int k; unsigned ver; } gas_hent;
+
+/* A calendar entry: a heap entry and the next entry of its bucket. */
+typedef struct { gas_hent e; int next; int pad; } gas_cent;
+
+struct magdyn_gas {
+    magdyn_gas_params par;
+    double e_pair, e_wall;
+
+    /* particles: internal index k; discs/rotors map their own indices to k */
+    int n, cap;
+    gas_particle *p;
+    gas_event *ev;
+    int n_disc, cap_disc, *disc_k;
+    int n_rot, cap_rot, *rot_k;
+    gas_rotor *rot;
+    double max_reach;        /* largest centre-to-contact reach: radius or half_length + end_radius */
+
+    /* cell grid */
+    int ncx, ncy, *head;
+    double cw, ch;
+    int built_n;             /* particles when the grid was built */
+
+    /*
+     * Event queue: a calendar (Brown, Commun. ACM 31 (1988) 1220; Paul,
+     * J. Comput. Phys. 221 (2007) 615) of nb buckets of width cal_w, each a
+     * list of entries in cal_pool; the entries of the current bucket cal_cur
+     * (and earlier) sit in a small 4-ary heap (heap = heap_mem + 3, so that
+     * the four children of a node share one 64-byte line).
+     */
+    gas_hent *heap_mem, *heap;
+    int hn, hcap;
+    gas_cent *cal_pool;
+    int cal_cap, cal_free, cal_count, *cal_bucket, cal_nb;
+    double cal_w, cal_inv_w;
+    long long cal_cur;
+    long long cal_steps, cal_pops;   /* buckets stepped and entries popped since the last tuning */
+    int primed;              /* events predicted and heap valid */
+    long long sorted_at;     /* g->events when the particles were last sorted */
+
+    /* time: the epoch origin t_base plus time within the epoch */
+    double t_base, time;
+
+    /* counters and accumulators */
+    long long collisions, wall_collisions, events, crossings, stale;
+    double ke_trans;         /* current total translational kinetic energy */
+    double obs_t0;           /* absolute start of the observation window */
+    long long obs_coll, obs_wall, obs_events, obs_crossings, obs_stale;
+    double obs_virial;       /* sum over pair collisions of (r_i - r_j) . dp_i */
+    double obs_wall_dp;      /* sum of |dp| given to the walls */
+    double obs_ke_int;       /* integral of ke_trans over the window */
+    double obs_t_acc;        /* time (in epoch) up to which obs_ke_int is summed */
+};
+
+/* ---- 4-ary heap of event times with lazy deletion ----------------------
+ * A 4-ary heap halves the depth of a binary one, and with 16-byte entries
+ * aligned so that siblings share a cache line each level costs one miss.
+ * Rescheduling a particle pushes a new entry and bumps its version; the old
+ * entry stays until it reaches the top and is dropped there.  This avoids
+ * the position index of an indexed heap, whose updates are a random memory
+ * write for every level an entry moves. */
+
+static inline void heap_sift_up(gas_hent *h, int pos)
+{
+    gas_hent e = h[pos];
+    while (pos > 0) {
+        int up = (pos - 1) >> 2;
+        if (!(h[up].t > e.t)) break;
+        h[pos] = h[up];
+        pos = up;
+    }
+    h[pos] = e;
+}
+
+static inline void heap_sift_down(gas_hent *h, int n, int pos)
+{
+    gas_hent e = h[pos];
+    for (;;) {
+        int c = 4 * pos + 1, m, last, i;
+        double tm;
+        if (c >= n) break;
+        last = c + 3 < n ? c + 3 : n - 1;
+        m = c; tm = h[c].t;
+        for (i = c + 1; i <= last; i++)
+            if (h[i].t < tm) { tm = h[i].t; m = i; }
+        if (!(tm < e.t)) break;
+        h[pos] = h[m];
+        pos = m;
+    }
+    h[pos] = e;
+}
+
+static inline void heap_pop(struct magdyn_gas *g)
+{
+    if (--g->hn > 0) {
+        g->heap[0] = g->heap[g->hn];
+        heap_sift_down(g->heap, g->hn, 0);
+    }
+}
+
+#endif

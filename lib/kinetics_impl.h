@@ -1,0 +1,169 @@
+/*
+ * kinetics_impl.h - private helpers shared by kinetics.c and the gas
+ * (not installed).  Plain-double forms of the pair kinetics, so the gas can
+ * call them on relative coordinates (periodic images, lazily advanced
+ * particles) without building public structs.
+ */
+#ifndef MAGDYN_KINETICS_IMPL_H
+#define MAGDYN_KINETICS_IMPL_H
+
+#include <math.h>
+#include <magdyn/kinetics.h>
+
+/* Relative tolerance of every contact found by the safe root finder. */
+#define MDK_ROOT_TOL 1e-12
+
+/*
+ * Contact time of two discs from their relative position (dx, dy) = r_a - r_b,
+ * relative velocity (dvx, dvy) and contact distance s: INFINITY when they
+ * separate or miss, 0 when they overlap and approach.  The root is taken as
+ * c / (-b + sqrt(b^2 - v^2 c)), which has no cancellation.
+ */
+static inline double mdk_disc_time(double dx, double dy, double dvx, double dvy, double s)
+{
+    double b = dx * dvx + dy * dvy, c, v2, disc;
+    if (b >= 0.0) return INFINITY;
+    c = dx * dx + dy * dy - s * s;
+    if (c <= 0.0) return 0.0;
+    v2 = dvx * dvx + dvy * dvy;
+    disc = b * b - v2 * c;
+    if (disc <= 0.0) return INFINITY;
+    return c / (-b + sqrt(disc));
+}
+
+/*
+ * One end of a pair in relative coordinates: a point at signed distance l
+ * from a centre, at angle th + om t.  A disc is l = 0.
+ */
+typedef struct { double l, th, om; } mdk_arm;
+
+/* Root-finder budget per end pair; a lower bound is returned past it. */
+#define MDK_ROOT_MAX_ITER 100000
+
+/*
+ * Largest step h >= 0 such that f + fp h - m h^2 / 2 stays positive on
+ * [0, h): the first root of the lower-bounding parabola (f > 0, m > 0).
+ */
+static inline double mdk_safe_step(double f, double fp, double m)
+{
+    double q = sqrt(fp * fp + 2.0 * m * f);
+    return fp < 0.0 ? 2.0 * f / (q - fp) : (fp + q) / m;
+}
+
+/*
+ * First time in [0, horizon] at which the point pair a, b of relative
+ * centre motion (d0 + dv t) comes within s, approaching.  d(t) = d0 + dv t
+ * + arm_a(t) - arm_b(t).  INFINITY if none.  May return an early time
+ * (never a late one) if its iteration cap is hit.
+ */
+static inline double mdk_pair_root(double d0x, double d0y, double dvx, double dvy,
+                     mdk_arm a, mdk_arm b, double s, double horizon)
+{
+    double la = fabs(a.l), lb = fabs(b.l), wa = a.l * a.om, wb = b.l * b.om;
+    double v = hypot(dvx, dvy) + fabs(wa) + fabs(wb);
+    double acc = la * a.om * a.om + lb * b.om * b.om;
+    double reach = la + lb + s, tol_f = 2.0 * MDK_ROOT_TOL * s * s;
+    double t = 0.0, t_end = horizon, v2 = dvx * dvx + dvy * dvy;
+    double c = d0x * d0x + d0y * d0y - reach * reach, bb = d0x * dvx + d0y * dvy;
+    int it;
+    if (!(v > 0.0)) return INFINITY;
+    /* Only while the centres are within reach can the ends touch: the
+     * window [t_in, t_out] from |d0 + dv t| = reach cuts the search. */
+    if (v2 > 0.0) {
+        double disc = bb * bb - v2 * c, sq;
+        if (disc <= 0.0) return INFINITY;
+        sq = sqrt(disc);
+        if (c > 0.0) {
+            if (bb >= 0.0) return INFINITY;
+            t = c / (-bb + sq);
+        }
+        {
+            double t_out = bb <= 0.0 ? (-bb + sq) / v2 : -c / (bb + sq);
+            if (t_out < t_end) t_end = t_out;
+        }
+    } else if (c > 0.0) {
+        return INFINITY;
+    }
+    for (it = 0; it < MDK_ROOT_MAX_ITER; it++) {
+        double pa = a.th + a.om * t, pb = b.th + b.om * t;
+        double ca = cos(pa), sa = sin(pa), cb = cos(pb), sb = sin(pb);
+        double dx = d0x + dvx * t + a.l * ca - b.l * cb;
+        double dy = d0y + dvy * t + a.l * sa - b.l * sb;
+        double px = dvx - wa * sa + wb * sb, py = dvy + wa * ca - wb * cb;
+        double f = dx * dx + dy * dy - s * s, fp = 2.0 * (dx * px + dy * py);
+        double dn = sqrt(dx * dx + dy * dy), hcap = (dn + s) / v, m, h;
+        if (t > t_end) return INFINITY;
+        if (f <= tol_f && fp < 0.0) return t;
+        /* |f''| = 2 |d'^2 + d.d''| <= 2 (v^2 + |d| acc) with |d| <= dn + v hcap */
+        m = 2.0 * (v * v + acc * (2.0 * dn + s));
+        if (f > tol_f) {
+            h = mdk_safe_step(f, fp, m);
+        } else {
+            /* touching but not approaching (grazing, or just collided):
+             * step on by at least a tiny amount, which can hide at most a
+             * re-contact of depth ~1e-14 s */
+            h = mdk_safe_step(f > 0.0 ? f : 0.0, fp, m);
+            if (h < 1e-7 * s / v) h = 1e-7 * s / v;
+        }
+        t += h < hcap ? h : hcap;
+    }
+    return t <= t_end ? t : INFINITY;
+}
+
+/*
+ * First time in [0, horizon] at which x0 + vx t + arm(t)_x (the x component
+ * of the arm) reaches the value x_wall - dir * b from the side dir = +1
+ * (wall above) or dir = -1 (wall below), moving towards the wall.  Used for
+ * the walls of the gas, with th shifted by -pi/2 for y.
+ */
+static inline double mdk_wall_root(double x0, double vx, mdk_arm arm, double x_wall, int dir,
+                     double b, double horizon)
+{
+    double wl = arm.l * arm.om, la = fabs(arm.l);
+    double m = la * arm.om * arm.om, tol = MDK_ROOT_TOL * (la + b), t = 0.0;
+    double sv = dir * vx;            /* centre speed towards the wall */
+    int it;
+    /* moving away with the whole reach clear of the wall: never */
+    if (sv <= 0.0 && dir * (x_wall - x0) - la - b > 0.0) return INFINITY;
+    for (it = 0; it < MDK_ROOT_MAX_ITER; it++) {
+        double ph = arm.th + arm.om * t;
+        double g = dir * (x_wall - (x0 + vx * t + arm.l * cos(ph))) - b;
+        double gp = -dir * (vx - wl * sin(ph)), h;
+        if (t > horizon) return INFINITY;
+        if (g <= tol && gp < 0.0) return t;
+        if (m > 0.0) {
+            h = mdk_safe_step(g > tol ? g : 0.0, gp, m);
+            if (g <= tol && h < 1e-7 * (la + b) / (fabs(vx) + fabs(wl))) h = 1e-7 * (la + b) / (fabs(vx) + fabs(wl));
+        } else {
+            if (gp >= 0.0) return INFINITY;
+            h = g > 0.0 ? g / -gp : 0.0;
+            if (h == 0.0) return t;
+        }
+        if (sv <= 0.0 && dir * (x_wall - x0 - vx * t) - la - b > 0.0) return INFINITY;
+        t += h;
+    }
+    return t <= horizon ? t : INFINITY;
+}
+
+/*
+ * Frictionless impulse along unit n (from body 2 to body 1) at a contact
+ * whose lever arms have cross products k1 = r1 x n, k2 = r2 x n; inv_m and
+ * inv_i are inverse masses and inertias (0 for an infinite one or a disc's
+ * spin).  Updates the velocities when approaching and returns the impulse
+ * magnitude J >= 0 on body 1 (0 when separating).
+ */
+static inline double mdk_impulse(double nx, double ny, double e,
+                                 double inv_m1, double inv_i1, double k1,
+                                 double *v1x, double *v1y, double *w1,
+                                 double inv_m2, double inv_i2, double k2,
+                                 double *v2x, double *v2y, double *w2)
+{
+    double vn = nx * (*v1x - *v2x) + ny * (*v1y - *v2y) + *w1 * k1 - *w2 * k2, j;
+    if (!(vn < 0.0)) return 0.0;
+    j = -(1.0 + e) * vn / (inv_m1 + inv_m2 + k1 * k1 * inv_i1 + k2 * k2 * inv_i2);
+    *v1x += j * inv_m1 * nx; *v1y += j * inv_m1 * ny; *w1 += j * k1 * inv_i1;
+    *v2x -= j * inv_m2 * nx; *v2y -= j * inv_m2 * ny; *w2 -= j * k2 * inv_i2;
+    return j;
+}
+
+#endif

@@ -1,0 +1,326 @@
+/*
+ * test_gas.c - layer 2: the event-driven gas, small exact cases and input
+ * checking.  Analytic references: free flight, specular reflection, and the
+ * head-on elastic collision (velocities exchanged for equal masses).
+ */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+#include "test_gas.h"
+
+static magdyn_disc mkdisc(double x, double y, double vx, double vy, double m, double r)
+{
+    magdyn_disc d;
+    d.r = magdyn_v2(x, y); d.v = magdyn_v2(vx, vy); d.mass = m; d.radius = r;
+    return d;
+}
+
+static magdyn_rotor mkrotor(double x, double y, double angle, double omega)
+{
+    magdyn_rotor q;
+    memset(&q, 0, sizeof q);
+    q.r = magdyn_v2(x, y); q.angle = angle; q.omega = omega;
+    q.mass = 2; q.half_length = 1; q.end_radius = 0.25;
+    q.inertia = magdyn_rotor_inertia(q.mass, 0.2, q.half_length, q.end_radius);
+    return q;
+}
+
+START_TEST(bad_input)
+{
+    magdyn_gas_params p = {10, 10, 1}, bad = p;
+    magdyn_gas *g;
+    magdyn_disc d = mkdisc(5, 5, 1, 0, 1, 0.5), e;
+    magdyn_rotor q = mkrotor(2, 2, 0, 0);
+    magdyn_gas_observables o;
+    long cnt[4];
+    ck_assert_ptr_null(magdyn_gas_new(NULL));
+    bad.width = 0; ck_assert_ptr_null(magdyn_gas_new(&bad));
+    bad.width = NAN; ck_assert_ptr_null(magdyn_gas_new(&bad));
+    bad.width = 10; bad.height = -1; ck_assert_ptr_null(magdyn_gas_new(&bad));
+    g = magdyn_gas_new(&p);
+    ck_assert_ptr_nonnull(g);
+    ck_assert_int_eq(magdyn_gas_add_disc(g, &d), 0);
+    e = mkdisc(5.9, 5, 0, 0, 1, 0.5);                      /* overlaps */
+    ck_assert_int_eq(magdyn_gas_add_disc(g, &e), MAGDYN_EOVERLAP);
+    e = mkdisc(15, 5, 0, 0, 1, 0.5);                       /* outside */
+    ck_assert_int_eq(magdyn_gas_add_disc(g, &e), MAGDYN_ERANGE);
+    e = mkdisc(-0.1, 5, 0, 0, 1, 0.5);
+    ck_assert_int_eq(magdyn_gas_add_disc(g, &e), MAGDYN_ERANGE);
+    e = mkdisc(1, 1, 0, 0, 0, 0.5);                        /* massless */
+    ck_assert_int_eq(magdyn_gas_add_disc(g, &e), MAGDYN_EINVAL);
+    e = mkdisc(1, 1, 0, 0, 1, -0.5);
+    ck_assert_int_eq(magdyn_gas_add_disc(g, &e), MAGDYN_EINVAL);
+    e = mkdisc(1, 1, NAN, 0, 1, 0.5);
+    ck_assert_int_eq(magdyn_gas_add_disc(g, &e), MAGDYN_ENONFINITE);
+    e = mkdisc(1, 1, 0, 0, 1, 2.0);                        /* wider than a third of the box */
+    ck_assert_int_eq(magdyn_gas_add_disc(g, &e), MAGDYN_ERANGE);
+    ck_assert_int_eq(magdyn_gas_add_disc(NULL, &d), MAGDYN_EINVAL);
+    ck_assert_int_eq(magdyn_gas_add_disc(g, NULL), MAGDYN_EINVAL);
+    ck_assert_int_eq(magdyn_gas_add_disc_species(g, &d, -2), MAGDYN_EINVAL);
+    q.r = magdyn_v2(4.5, 5);                               /* end 0 at 5.5: overlaps */
+    ck_assert_int_eq(magdyn_gas_add_rotor(g, &q), MAGDYN_EOVERLAP);
+    q.r = magdyn_v2(2, 2); q.inertia = 0;
+    ck_assert_int_eq(magdyn_gas_add_rotor(g, &q), MAGDYN_EINVAL);
+    q.inertia = 1; q.angle = INFINITY;
+    ck_assert_int_eq(magdyn_gas_add_rotor(g, &q), MAGDYN_ENONFINITE);
+    ck_assert_int_eq(magdyn_gas_discs(g), 1);
+    ck_assert_int_eq(magdyn_gas_rotors(g), 0);
+    /* a rotor whose body spans the middle of the disc but whose ends clear
+     * it: the rod is not a collider, so this is allowed */
+    q = mkrotor(5, 8, 0, 0);
+    ck_assert_int_eq(magdyn_gas_add_rotor(g, &q), 0);
+    q = mkrotor(5, 5.5, MAGDYN_PI / 2, 0);  /* end 1 at (5, 4.5): 0.5 from the disc centre < 0.75 */
+    ck_assert_int_eq(magdyn_gas_add_rotor(g, &q), MAGDYN_EOVERLAP);
+    q = mkrotor(5, 5.0, 0.0, 0);            /* ends at (4, 5), (6, 5): 1 from the centre > 0.75 */
+    ck_assert_int_eq(magdyn_gas_add_rotor(g, &q), 1);  /* its rod crosses the disc: allowed */
+    ck_assert_int_eq(magdyn_gas_rotors(g), 2);
+
+    ck_assert_int_eq(magdyn_gas_advance(g, NAN), MAGDYN_ENONFINITE);
+    ck_assert_int_eq(magdyn_gas_advance(NULL, 1), MAGDYN_EINVAL);
+    ck_assert_int_eq(magdyn_gas_advance(g, 1), MAGDYN_OK);
+    ck_assert_int_eq(magdyn_gas_advance(g, 0.5), MAGDYN_ESTATE);
+    ck_assert_int_eq(magdyn_gas_get_disc(g, 1, &e), MAGDYN_EINVAL);
+    ck_assert_int_eq(magdyn_gas_get_disc(g, -1, &e), MAGDYN_EINVAL);
+    ck_assert_int_eq(magdyn_gas_get_rotor(g, 2, &q), MAGDYN_EINVAL);
+    ck_assert_int_eq(magdyn_gas_get_disc(g, 0, NULL), MAGDYN_EINVAL);
+    ck_assert_int_eq(magdyn_gas_set_restitution(g, 1.1, 1), MAGDYN_EINVAL);
+    ck_assert_int_eq(magdyn_gas_set_restitution(g, 1, -0.1), MAGDYN_EINVAL);
+    ck_assert_int_eq(magdyn_gas_set_restitution(g, NAN, 1), MAGDYN_ENONFINITE);
+    ck_assert_int_eq(magdyn_gas_set_restitution(NULL, 1, 1), MAGDYN_EINVAL);
+    ck_assert_int_eq(magdyn_gas_observe(g, -2, &o), MAGDYN_EINVAL);
+    ck_assert_int_eq(magdyn_gas_observe(NULL, 0, &o), MAGDYN_EINVAL);
+    ck_assert_int_eq(magdyn_gas_speed_histogram(g, 0, 0, 4, cnt), MAGDYN_EINVAL);
+    ck_assert_int_eq(magdyn_gas_speed_histogram(g, 0, NAN, 4, cnt), MAGDYN_ENONFINITE);
+    ck_assert_int_eq(magdyn_gas_speed_histogram(g, 0, 1, 0, cnt), MAGDYN_EINVAL);
+    ck_assert_int_eq(magdyn_gas_speed_histogram(g, 0, 2, 4, cnt), 3);   /* 1 disc, 2 rotors */
+    ck_assert(cnt[0] == 2 && cnt[1] + cnt[2] + cnt[3] == 1);
+    ck_assert(magdyn_gas_collisions(NULL) == 0);
+    ck_assert(isnan(magdyn_gas_time(NULL)));
+    magdyn_gas_reset_observables(NULL);
+    magdyn_gas_free(NULL);
+    magdyn_gas_free(g);
+    /* hard walls: any part outside the box is refused */
+    p.periodic = 0;
+    g = magdyn_gas_new(&p);
+    e = mkdisc(0.4, 5, 0, 0, 1, 0.5);
+    ck_assert_int_eq(magdyn_gas_add_disc(g, &e), MAGDYN_ERANGE);
+    q = mkrotor(5, 1.0, MAGDYN_PI / 2, 0);                 /* end at y = 0, radius 0.25 */
+    ck_assert_int_eq(magdyn_gas_add_rotor(g, &q), MAGDYN_ERANGE);
+    q = mkrotor(5, 1.25, MAGDYN_PI / 2, 0);                /* just touches the wall */
+    ck_assert_int_eq(magdyn_gas_add_rotor(g, &q), 0);
+    magdyn_gas_free(g);
+}
+END_TEST
+
+/* Two equal discs head-on: contact at t = 1, velocities exchanged. */
+START_TEST(head_on)
+{
+    magdyn_gas_params p = {10, 10, 1};
+    magdyn_gas *g = magdyn_gas_new(&p);
+    magdyn_disc a = mkdisc(2, 5, 1, 0, 1, 0.5), b = mkdisc(5, 5, -1, 0, 1, 0.5);
+    magdyn_gas_observables o;
+    ck_assert_int_eq(magdyn_gas_add_disc(g, &a), 0);
+    ck_assert_int_eq(magdyn_gas_add_disc(g, &b), 1);
+    ck_assert_int_eq(magdyn_gas_advance(g, 0.5), MAGDYN_OK);
+    ck_assert(magdyn_gas_collisions(g) == 0);
+    ck_assert_int_eq(magdyn_gas_advance(g, 1.5), MAGDYN_OK);
+    ck_assert(magdyn_gas_collisions(g) == 1);
+    magdyn_gas_get_disc(g, 0, &a);
+    magdyn_gas_get_disc(g, 1, &b);
+    ck_assert_double_eq_tol(a.r.x, 2.5, 1e-14);
+    ck_assert_double_eq_tol(b.r.x, 4.5, 1e-14);
+    ck_assert_double_eq_tol(a.v.x, -1, 1e-15);
+    ck_assert_double_eq_tol(b.v.x, 1, 1e-15);
+    ck_assert_double_eq_tol(magdyn_gas_time(g), 1.5, 1e-15);
+    /* they meet again through the periodic boundary: at t = 1 they are at
+     * 3 and 4, the gap the other way round is 10 - 1 - 1 = 8 at relative
+     * speed 2: at t = 5 */
+    ck_assert_int_eq(magdyn_gas_advance(g, 4.9), MAGDYN_OK);
+    ck_assert(magdyn_gas_collisions(g) == 1);
+    ck_assert_int_eq(magdyn_gas_advance(g, 5.1), MAGDYN_OK);
+    ck_assert(magdyn_gas_collisions(g) == 2);
+    magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o);
+    ck_assert_double_eq_tol(o.energy, 1.0, 1e-14);
+    ck_assert_int_eq(o.discs, 2);
+    magdyn_gas_free(g);
+}
+END_TEST
+
+/* Free flight through the periodic boundary; specular walls. */
+START_TEST(free_flight_and_walls)
+{
+    magdyn_gas_params p = {10, 8, 1};
+    magdyn_gas *g = magdyn_gas_new(&p);
+    magdyn_disc a = mkdisc(9, 7, 0.7, 0.3, 1, 0.5);
+    double t = 37.3, x, y;
+    magdyn_gas_add_disc(g, &a);
+    magdyn_gas_advance(g, t);
+    magdyn_gas_get_disc(g, 0, &a);
+    ck_assert_double_eq_tol(a.r.x, fmod(9 + 0.7 * t, 10), 1e-12);
+    ck_assert_double_eq_tol(a.r.y, fmod(7 + 0.3 * t, 8), 1e-12);
+    magdyn_gas_free(g);
+    /* walls: the centre moves in [r, W - r]; unfold the reflections */
+    p.periodic = 0;
+    g = magdyn_gas_new(&p);
+    a = mkdisc(5, 4, 1.3, -0.9, 2, 0.5);
+    magdyn_gas_add_disc(g, &a);
+    magdyn_gas_advance(g, t);
+    magdyn_gas_get_disc(g, 0, &a);
+    x = fmod(4.5 + 1.3 * t, 18); x = x > 9 ? 18 - x : x;         /* [0, 9] span */
+    y = fmod(3.5 - 0.9 * t + 14 * 100, 14); y = y > 7 ? 14 - y : y;
+    ck_assert_double_eq_tol(a.r.x, 0.5 + x, 1e-12);
+    ck_assert_double_eq_tol(a.r.y, 0.5 + y, 1e-12);
+    ck_assert_double_eq_tol(magdyn_vec2_norm(a.v), hypot(1.3, 0.9), 1e-14);
+    magdyn_gas_free(g);
+}
+END_TEST
+
+/* A dense gas with two masses: no overlap ever, energy and momentum kept. */
+START_TEST(dense_conservation_no_overlap)
+{
+    test_rng r = {11};
+    const double mass[2] = {1.0, 3.0};
+    magdyn_gas *g = lattice_gas(20, 0.6, mass, 1.0, 0, &r);
+    magdyn_gas_observables o0, o;
+    double w = 20 * sqrt(MAGDYN_PI / (4 * 0.6)), t = 0, gap;
+    int k, steps = (int)test_count(200);
+    magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o0);
+    for (k = 0; k < steps; k++) {
+        t += 0.05;
+        ck_assert_int_eq(magdyn_gas_advance(g, t), MAGDYN_OK);
+        if (k % 20 == 0 || k == steps - 1) {
+            gap = smallest_gap(g, w, w, 1);
+            ck_assert_msg(gap > -1e-12, "overlap %g", gap);
+        }
+    }
+    magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o);
+    ck_assert(magdyn_gas_collisions(g) > 1000 * test_count(200) / 200);
+    ck_assert_msg(fabs(o.energy - o0.energy) < 1e-12 * o0.energy, "dE %g", o.energy - o0.energy);
+    ck_assert(fabs(o.momentum.x) + fabs(o.momentum.y) < 1e-11);
+    magdyn_gas_free(g);
+}
+END_TEST
+
+/* Hard walls, discs and rotors: nothing leaves the box, energy is kept,
+ * no overlap. */
+START_TEST(walls_with_rotors)
+{
+    test_rng r = {3};
+    magdyn_gas_params p = {30, 30, 0};
+    magdyn_gas *g = magdyn_gas_new(&p);
+    magdyn_gas_observables o0, o;
+    int i, j, k, steps = 10 + (int)test_count(90);
+    double t = 0;
+    for (i = 0; i < 10; i++)
+        for (j = 0; j < 10; j++) {
+            magdyn_rotor q = mkrotor(3 * i + 1.5, 3 * j + 1.5, test_rng_range(&r, 0, 6.3), test_rng_normal(&r));
+            magdyn_disc d = mkdisc(3 * i + 3, 3 * j + 3, test_rng_normal(&r), test_rng_normal(&r), 1, 0.25);
+            q.v = magdyn_v2(test_rng_normal(&r), test_rng_normal(&r));
+            ck_assert_int_ge(magdyn_gas_add_rotor(g, &q), 0);
+            if (i < 9 && j < 9) ck_assert_int_ge(magdyn_gas_add_disc(g, &d), 0);
+        }
+    magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o0);
+    for (k = 0; k < steps; k++) {
+        t += 0.2;
+        ck_assert_int_eq(magdyn_gas_advance(g, t), MAGDYN_OK);
+        if (k % 10 == 0 || k == steps - 1) {
+            double gap = smallest_gap(g, 30, 30, 0);
+            ck_assert_msg(gap > -1e-10, "overlap %g", gap);
+            for (i = 0; i < magdyn_gas_rotors(g); i++) {
+                magdyn_rotor q;
+                magdyn_vec2 e[2];
+                magdyn_gas_get_rotor(g, i, &q);
+                magdyn_rotor_ends(&q, &e[0], &e[1]);
+                for (j = 0; j < 2; j++)
+                    ck_assert(e[j].x >= 0.25 - 1e-9 && e[j].x <= 30 - 0.25 + 1e-9 &&
+                              e[j].y >= 0.25 - 1e-9 && e[j].y <= 30 - 0.25 + 1e-9);
+            }
+            for (i = 0; i < magdyn_gas_discs(g); i++) {
+                magdyn_disc d;
+                magdyn_gas_get_disc(g, i, &d);
+                ck_assert(d.r.x >= 0.25 - 1e-9 && d.r.x <= 30 - 0.25 + 1e-9);
+            }
+        }
+    }
+    magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o);
+    ck_assert(o.wall_collisions > 0 && o.collisions > 0);
+    ck_assert_msg(fabs(o.energy - o0.energy) < 1e-10 * o0.energy, "dE/E %g", (o.energy - o0.energy) / o0.energy);
+    ck_assert(o.wall_pressure > 0);
+    magdyn_gas_free(g);
+}
+END_TEST
+
+/* Restitution < 1 cools the gas (Haff's law sets the rate; here only its
+ * monotonic decrease is checked). */
+START_TEST(inelastic_cools)
+{
+    test_rng r = {5};
+    const double mass[2] = {1.0, 1.0};
+    magdyn_gas *g = lattice_gas(16, 0.3, mass, 1.0, 0, &r);
+    magdyn_gas_observables o;
+    double e_prev = INFINITY;
+    int k;
+    ck_assert_int_eq(magdyn_gas_set_restitution(g, 0.9, 1.0), MAGDYN_OK);
+    for (k = 1; k <= 10; k++) {
+        ck_assert_int_eq(magdyn_gas_advance(g, 0.2 * k), MAGDYN_OK);
+        magdyn_gas_observe(g, 0, &o);
+        ck_assert(o.energy < e_prev);
+        e_prev = o.energy;
+    }
+    ck_assert(e_prev < 0.8 * 256);
+    magdyn_gas_free(g);
+}
+END_TEST
+
+/* Three discs in a line with restitution 0.01 < 7 - 4 sqrt(3) collapse
+ * inelastically (McNamara & Young, Phys. Fluids A 4 (1992) 496): their
+ * relative velocities shrink geometrically, collision after collision.  In
+ * floating point the sequence ends when they are equal; advance must come
+ * back (MAGDYN_OK, or MAGDYN_ENOCONV if events pile up at one instant) with
+ * the three moving together and no overlap. */
+START_TEST(inelastic_collapse_stops)
+{
+    magdyn_gas_params p = {20, 20, 1};
+    magdyn_gas *g = magdyn_gas_new(&p);
+    magdyn_disc a = mkdisc(4, 5, 1, 0, 1, 0.5), b = mkdisc(5.5, 5, 0.2, 0, 1, 0.5), c = mkdisc(7.3, 5, -1, 0, 1, 0.5);
+    magdyn_status st;
+    magdyn_gas_add_disc(g, &a);
+    magdyn_gas_add_disc(g, &b);
+    magdyn_gas_add_disc(g, &c);
+    ck_assert_int_eq(magdyn_gas_set_restitution(g, 0.01, 1.0), MAGDYN_OK);
+    st = magdyn_gas_advance(g, 3.0);
+    ck_assert(st == MAGDYN_OK || st == MAGDYN_ENOCONV);
+    ck_assert(magdyn_gas_collisions(g) > 10);
+    magdyn_gas_get_disc(g, 0, &a);
+    magdyn_gas_get_disc(g, 1, &b);
+    magdyn_gas_get_disc(g, 2, &c);
+    /* momentum 0.2 shared by three: 0.0667 each */
+    ck_assert_double_eq_tol(a.v.x, 0.2 / 3, 1e-9);
+    ck_assert_double_eq_tol(b.v.x, 0.2 / 3, 1e-9);
+    ck_assert_double_eq_tol(c.v.x, 0.2 / 3, 1e-9);
+    ck_assert(smallest_gap(g, 20, 20, 1) > -1e-12);
+    magdyn_gas_free(g);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("gas");
+    TCase *tc = tcase_create("core");
+    SRunner *sr;
+    int failed;
+    tcase_set_timeout(tc, 600);   /* wall clock, on a shared machine */
+    tcase_add_test(tc, bad_input);
+    tcase_add_test(tc, head_on);
+    tcase_add_test(tc, free_flight_and_walls);
+    tcase_add_test(tc, dense_conservation_no_overlap);
+    tcase_add_test(tc, walls_with_rotors);
+    tcase_add_test(tc, inelastic_cools);
+    tcase_add_test(tc, inelastic_collapse_stops);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
