@@ -127,11 +127,22 @@ static int face_contact(const obb_pair *P, int ref_is_a, int r, double sigma, do
     }
     /* a hair of slack so that coincident edges do not split into pairs */
     tol = 1e-12 * (hu + hv + hr + hI[0] + hI[1] + hI[2]);
-    n = clip_side(poly, 4, tmp, 0, 1.0, hu, tol);
-    n = clip_side(tmp, n, poly, 0, -1.0, hu, tol);
-    n = clip_side(poly, n, tmp, 1, 1.0, hv, tol);
-    n = clip_side(tmp, n, poly, 1, -1.0, hv, tol);
+    /* a side the polygon lies within (to the slack) leaves it unchanged:
+     * skip it (small incident faces often need no clipping at all) */
     cur = poly;
+    n = 4;
+    {
+        double (*spare)[3] = tmp, (*t)[3];
+        int side;
+        for (side = 0; side < 4; side++) {
+            int c = side >> 1;
+            double sgn = side & 1 ? -1.0 : 1.0, h = c ? hv : hu, lim = h + tol, mx = -INFINITY;
+            for (i = 0; i < n; i++) mx = sgn * cur[i][c] > mx ? sgn * cur[i][c] : mx;
+            if (mx <= lim) continue;
+            n = clip_side(cur, n, spare, c, sgn, h, tol);
+            t = cur; cur = spare; spare = t;
+        }
+    }
 
     kept = 0;
     for (i = 0; i < n; i++) {
