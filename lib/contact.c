@@ -183,33 +183,37 @@ static int face_contact(const obb_pair *P, int ref_is_a, int r, double sigma, do
 static double clampd(double x, double lo, double hi)
 { return x < lo ? lo : x > hi ? hi : x; }
 
-static int edge_contact(const obb_frame *A, const obb_frame *B, int i, int j, const double *n,
+/*
+ * Edge contact of edge direction i of a with edge direction j of b, worked
+ * in a's frame, where a's axes are e_0..e_2, b's axis k is column k of C and
+ * b's centre is -ta (no rotation matrices needed); nl is the unit normal
+ * from b towards a in that frame, and only the contact point goes back to
+ * the inertial frame.
+ */
+static int edge_contact(const obb_pair *P, const magdyn_obb *a, int i, int j, const double *nl,
                         int depth_only_if_inside, magdyn_manifold *out)
 {
-    double pa[3], pb[3], r[3], qa[3], qb[3], bb, cc, ff, den, s, t, ha = A->h[i], hb = B->h[j];
-    const double *da = A->ax[i], *db = B->ax[j];
-    int k, q;
+    double pa[3] = {0.0, 0.0, 0.0}, pb[3], r[3], qa[3], qb[3], db[3], mid[3], pt[3];
+    double bb, cc, ff, den, s, t, ha = P->ha[i], hb = P->hb[j];
+    int k, q, i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
 
     /* the edge of a furthest along -n and the edge of b furthest along +n */
-    for (q = 0; q < 3; q++) { pa[q] = A->c[q]; pb[q] = B->c[q]; }
+    for (q = 0; q < 3; q++) {
+        pb[q] = -P->ta[q];
+        db[q] = P->C[q][j];
+    }
     for (k = 0; k < 3; k++) {
-        double sa = obb_dot(n, A->ax[k]) > 0.0 ? -A->h[k] : A->h[k];
-        double sb = obb_dot(n, B->ax[k]) > 0.0 ? B->h[k] : -B->h[k];
-        if (k != i) for (q = 0; q < 3; q++) pa[q] += sa * A->ax[k][q];
-        if (k != j) for (q = 0; q < 3; q++) pb[q] += sb * B->ax[k][q];
+        double nb = nl[0] * P->C[0][k] + nl[1] * P->C[1][k] + nl[2] * P->C[2][k];
+        double sb = nb > 0.0 ? P->hb[k] : -P->hb[k];
+        if (k != i) pa[k] = nl[k] > 0.0 ? -P->ha[k] : P->ha[k];
+        if (k != j) for (q = 0; q < 3; q++) pb[q] += sb * P->C[q][k];
     }
-    /* minimise |r + s da - t db|^2 over |s| <= ha, |t| <= hb */
+    /* minimise |r + s e_i - t db|^2 over |s| <= ha, |t| <= hb */
     for (q = 0; q < 3; q++) r[q] = pa[q] - pb[q];
-    bb = obb_dot(da, db);
-    cc = obb_dot(da, r);
+    bb = db[i];
+    cc = r[i];
     ff = obb_dot(db, r);
-    {
-        double x[3];
-        x[0] = da[1] * db[2] - da[2] * db[1];
-        x[1] = da[2] * db[0] - da[0] * db[2];
-        x[2] = da[0] * db[1] - da[1] * db[0];
-        den = obb_dot(x, x);            /* 1 - bb^2 without cancellation */
-    }
+    den = db[i1] * db[i1] + db[i2] * db[i2];   /* |e_i x db|^2 = 1 - bb^2 without cancellation */
     if (den > 1e-24) {
         s = (bb * ff - cc) / den;
         /* the lines' closest points outside the edges while the boxes
@@ -229,11 +233,14 @@ static int edge_contact(const obb_frame *A, const obb_frame *B, int i, int j, co
     t = clampd(ff + s * bb, -hb, hb);
     s = clampd(t * bb - cc, -ha, ha);
     for (q = 0; q < 3; q++) {
-        qa[q] = pa[q] + s * da[q];
+        qa[q] = pa[q];
         qb[q] = pb[q] + t * db[q];
     }
-    out->point[0] = magdyn_v3(0.5 * (qa[0] + qb[0]), 0.5 * (qa[1] + qb[1]), 0.5 * (qa[2] + qb[2]));
-    out->depth[0] = (qb[0] - qa[0]) * n[0] + (qb[1] - qa[1]) * n[1] + (qb[2] - qa[2]) * n[2];
+    qa[i] += s;
+    for (q = 0; q < 3; q++) mid[q] = 0.5 * (qa[q] + qb[q]);
+    obb_pair_to_inertial(P, mid, pt);
+    out->point[0] = magdyn_v3(a->center.x + pt[0], a->center.y + pt[1], a->center.z + pt[2]);
+    out->depth[0] = (qb[0] - qa[0]) * nl[0] + (qb[1] - qa[1]) * nl[1] + (qb[2] - qa[2]) * nl[2];
     out->count = 1;
     out->kind = MAGDYN_CONTACT_EDGE_EDGE;
     return 1;
@@ -255,7 +262,6 @@ int magdyn_obb_manifold(const magdyn_obb *a, const magdyn_obb *b, double margin,
 {
     magdyn_manifold scratch;
     obb_pair P;
-    obb_frame A, B;
     obb_sat r = {0.0, 0, {0.0, 0.0, 0.0}, 0, 0.0};
     double n[3];
     if (!out) out = &scratch;
@@ -269,9 +275,7 @@ int magdyn_obb_manifold(const magdyn_obb *a, const magdyn_obb *b, double margin,
     out->normal = magdyn_v3(n[0], n[1], n[2]);
     if (r.axis < 3) return face_contact(&P, 1, r.axis, face_sigma(&P, r.axis), margin, a, out);
     if (r.axis < 6) return face_contact(&P, 0, r.axis - 3, face_sigma(&P, r.axis), margin, b, out);
-    obb_frame_of(a, &A);
-    obb_frame_of(b, &B);
-    if (edge_contact(&A, &B, (r.axis - 6) / 3, (r.axis - 6) % 3, n, r.sep <= 0.0, out)) {
+    if (edge_contact(&P, a, (r.axis - 6) / 3, (r.axis - 6) % 3, r.nl, r.sep <= 0.0, out)) {
         /* (a blended near-parallel axis may understate the edges' gap) */
         if (out->depth[0] >= -margin) return 1;
         out->count = 0;
