@@ -59,8 +59,12 @@ static void reduce4(double (*p)[3], const double *depth, int n, int *idx)
     int deep = 0, i, j, k, l, q[4] = {0, 1, 2, 3};
     for (i = 1; i < n; i++)
         if (depth[i] > depth[deep]) deep = i;
+    /* (x - y = -(y - x) exactly, so half the products suffice) */
     for (i = 0; i < n; i++)
-        for (j = 0; j < n; j++) cr[i][j] = p[i][0] * p[j][1] - p[j][0] * p[i][1];
+        for (j = i + 1; j < n; j++) {
+            cr[i][j] = p[i][0] * p[j][1] - p[j][0] * p[i][1];
+            cr[j][i] = -cr[i][j];
+        }
     for (j = 0; j < n; j++)
         for (k = j + 1; k < n; k++)
             for (l = k + 1; l < n; l++) {
@@ -98,8 +102,13 @@ static int face_contact(const obb_pair *P, int ref_is_a, int r, double sigma, do
     int idx[8];
 
     /* ax[k] = incident axis k in R's frame; d0 = centre_I - centre_R there */
-    for (k = 0; k < 3; k++)
-        for (i = 0; i < 3; i++) ax[k][i] = ref_is_a ? P->C[i][k] : P->C[k][i];
+    if (ref_is_a) {
+        for (k = 0; k < 3; k++)
+            for (i = 0; i < 3; i++) ax[k][i] = P->C[i][k];
+    } else {
+        for (k = 0; k < 3; k++)
+            for (i = 0; i < 3; i++) ax[k][i] = P->C[k][i];
+    }
     if (ref_is_a) {
         d0[0] = -P->ta[0]; d0[1] = -P->ta[1]; d0[2] = -P->ta[2];
     } else {
@@ -128,18 +137,30 @@ static int face_contact(const obb_pair *P, int ref_is_a, int r, double sigma, do
     /* a hair of slack so that coincident edges do not split into pairs */
     tol = 1e-12 * (hu + hv + hr + hI[0] + hI[1] + hI[2]);
     /* a side the polygon lies within (to the slack) leaves it unchanged:
-     * skip it (small incident faces often need no clipping at all) */
+     * skip it (small incident faces often need no clipping at all).  Until
+     * the first clip the polygon is the parallelogram c +- e1 +- e2, whose
+     * vertices lie within |e1| + |e2| of c up to 2 roundings; after it the
+     * vertices are searched. */
     cur = poly;
     n = 4;
     {
         double (*spare)[3] = tmp, (*t)[3];
-        int side;
+        double ext[2], mag;
+        int side, clipped = 0;
+        ext[0] = fabs(e1[0]) + fabs(e2[0]);
+        ext[1] = fabs(e1[1]) + fabs(e2[1]);
         for (side = 0; side < 4; side++) {
-            int c = side >> 1;
-            double sgn = side & 1 ? -1.0 : 1.0, h = c ? hv : hu, lim = h + tol, mx = -INFINITY;
-            for (i = 0; i < n; i++) mx = sgn * cur[i][c] > mx ? sgn * cur[i][c] : mx;
-            if (mx <= lim) continue;
-            n = clip_side(cur, n, spare, c, sgn, h, tol);
+            int cc = side >> 1;
+            double sgn = side & 1 ? -1.0 : 1.0, h = cc ? hv : hu, lim = h + tol, mx = -INFINITY;
+            if (!clipped) {
+                mag = fabs(c[cc]) + ext[cc];
+                if (sgn * c[cc] + ext[cc] + 8.0 * DBL_EPSILON * mag <= lim) continue;
+            } else {
+                for (i = 0; i < n; i++) mx = sgn * cur[i][cc] > mx ? sgn * cur[i][cc] : mx;
+                if (mx <= lim) continue;
+            }
+            clipped = 1;
+            n = clip_side(cur, n, spare, cc, sgn, h, tol);
             t = cur; cur = spare; spare = t;
         }
     }
