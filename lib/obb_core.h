@@ -233,7 +233,7 @@ static OBB_INLINE int obb_sat_core(const obb_pair *P, double stop, int full, obb
     const double c20 = P->C[2][0], c21 = P->C[2][1], c22 = P->C[2][2];
     double tb0, tb1, tb2;
     double d00, d01, d02, d10, d11, d12, d20, d21, d22;
-    double best = -INFINITY, bestface, sepmax, tol = 0.0, scale = 0.0, s;
+    double best = -INFINITY, bestface, sepmax, tol = 0.0, scale = 0.0, s, x_, x2_;
     int axis = 0;
 
     d00 = fabs(c00); d01 = fabs(c01); d02 = fabs(c02);
@@ -266,6 +266,10 @@ static OBB_INLINE int obb_sat_core(const obb_pair *P, double stop, int full, obb
 #undef OBB_FACE
     bestface = sepmax;
     if (full) { o->face_axis = axis; o->face_sep = best; }
+    /* an edge axis matters when its separation exceeds x_ (decided on
+     * squares, x2_ = x_^2); x_ changes only when an edge axis is taken */
+    x_ = sepmax < best + tol ? sepmax : best + tol;
+    x2_ = x_ * x_;
 
     /* edge a_i x b_j: in a's frame L = e_i x (c_0j, c_1j, c_2j) */
 #define OBB_EDGE(k, tl, ra, rb, l2)                                               \
@@ -279,15 +283,16 @@ static OBB_INLINE int obb_sat_core(const obb_pair *P, double stop, int full, obb
                 return 0;                                                         \
             }                                                                     \
         } else if (len2_ > OBB_BLEND_LO * OBB_BLEND_LO) {                          \
-            double x_ = sepmax < best + tol ? sepmax : best + tol;                \
             if (len2_ < OBB_BLEND_HI * OBB_BLEND_HI ||                            \
-                (x_ >= 0.0 ? (num_ > 0.0 && num_ * num_ > x_ * x_ * len2_)        \
-                           : (num_ >= 0.0 || num_ * num_ < x_ * x_ * len2_))) {   \
+                (x_ >= 0.0 ? (num_ > 0.0 && num_ * num_ > x2_ * len2_)            \
+                           : (num_ >= 0.0 || num_ * num_ < x2_ * len2_))) {       \
                 e_ = obb_edge_value(num_, len2_, bestface, &len_);                \
                 if (e_ > stop) return 0;                                          \
                 if (full) {                                                       \
                     sepmax = e_ > sepmax ? e_ : sepmax;                           \
                     if (e_ > best + tol + 1e-15 * scale / len_) { best = e_; axis = k; } \
+                    x_ = sepmax < best + tol ? sepmax : best + tol;               \
+                    x2_ = x_ * x_;                                                \
                 }                                                                 \
             }                                                                     \
         }                                                                         \
