@@ -222,7 +222,8 @@ static OBB_NOINLINE int obb_flag_blend(const obb_pair *P, double num, double len
  * undefined).  With full = 0 and stop = 0 it only decides overlap and never
  * normalises an edge axis; with full = 1 the separation and normal are
  * computed.  An edge axis is normalised only when it could change the
- * answer: num / len > x is decided on squares.
+ * answer: num / len > x is decided on signed squares (underflow aside, the
+ * same decision to the last bit as comparing squares by cases).
  */
 static OBB_INLINE int obb_sat_core(const obb_pair *P, double stop, int full, obb_sat *o)
 {
@@ -266,10 +267,12 @@ static OBB_INLINE int obb_sat_core(const obb_pair *P, double stop, int full, obb
 #undef OBB_FACE
     bestface = sepmax;
     if (full) { o->face_axis = axis; o->face_sep = best; }
-    /* an edge axis matters when its separation exceeds x_ (decided on
-     * squares, x2_ = x_^2); x_ changes only when an edge axis is taken */
+    /* an edge axis matters when its separation num / len exceeds x_:
+     * decided without the square root as num |num| > x_ |x_| len^2 (v |v|
+     * is increasing; x2_ = x_ |x_|); x_ changes only when an edge axis is
+     * taken */
     x_ = sepmax < best + tol ? sepmax : best + tol;
-    x2_ = x_ * x_;
+    x2_ = x_ * fabs(x_);
 
     /* edge a_i x b_j: in a's frame L = e_i x (c_0j, c_1j, c_2j) */
 #define OBB_EDGE(k, tl, ra, rb, l2)                                               \
@@ -282,17 +285,17 @@ static OBB_INLINE int obb_sat_core(const obb_pair *P, double stop, int full, obb
                        && obb_flag_blend(P, num_, len2_)) {                       \
                 return 0;                                                         \
             }                                                                     \
-        } else if (len2_ > OBB_BLEND_LO * OBB_BLEND_LO) {                          \
-            if (len2_ < OBB_BLEND_HI * OBB_BLEND_HI ||                            \
-                (x_ >= 0.0 ? (num_ > 0.0 && num_ * num_ > x2_ * len2_)            \
-                           : (num_ >= 0.0 || num_ * num_ < x2_ * len2_))) {       \
+        } else if (((num_ * fabs(num_) > x2_ * len2_)                             \
+                    | (len2_ < OBB_BLEND_HI * OBB_BLEND_HI))                      \
+                   && len2_ > OBB_BLEND_LO * OBB_BLEND_LO) {                      \
+            {                                                                     \
                 e_ = obb_edge_value(num_, len2_, bestface, &len_);                \
                 if (e_ > stop) return 0;                                          \
                 if (full) {                                                       \
                     sepmax = e_ > sepmax ? e_ : sepmax;                           \
                     if (e_ > best + tol + 1e-15 * scale / len_) { best = e_; axis = k; } \
                     x_ = sepmax < best + tol ? sepmax : best + tol;               \
-                    x2_ = x_ * x_;                                                \
+                    x2_ = x_ * fabs(x_);                                          \
                 }                                                                 \
             }                                                                     \
         }                                                                         \
