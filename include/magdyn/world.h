@@ -13,14 +13,61 @@
 extern "C" {
 #endif
 
+/* How magnets push each other. */
+typedef enum {
+    MAGDYN_MODEL_DIPOLE = 0,  /* point dipoles at the centres (seed 000's model) */
+    MAGDYN_MODEL_CUBOID = 1   /* uniformly magnetised boxes, exact field (J = mu0 m / V) */
+} magdyn_magnet_model;
+
+/*
+ * One collision, as told to the params' callback.  i and j index the magnets
+ * (as returned by magdyn_world_add); the normal points from j towards i and
+ * the impulses act on i (j gets the opposite).  Kind as in contact.h: FACE_EDGE
+ * means a face of i meets an edge of j, EDGE_FACE an edge of i a face of j.
+ */
+typedef struct {
+    double time;                               /* [s] */
+    int i, j;
+    magdyn_contact_kind kind;
+    magdyn_vec3 normal;                        /* unit, from j towards i */
+    int count;                                 /* contact points used */
+    magdyn_vec3 point[MAGDYN_MAX_CONTACTS];    /* inertial [m] */
+    magdyn_vec3 impulse[MAGDYN_MAX_CONTACTS];  /* on i at each point [N s] */
+    magdyn_vec3 total_impulse;                 /* their sum [N s] */
+    double speed;                              /* largest approach speed before [m/s] */
+    int resting;                               /* 1 when the pair stays in resting contact */
+} magdyn_collision;
+
 typedef struct {
     double restitution;       /* normal, 0..1 */
     double friction;          /* Coulomb coefficient, 0 = frictionless */
-    /* ... integrator tolerances, magnet model (point dipole or extended
-       cuboid), collision callback and its user pointer ... */
+    double rtol, atol;        /* integrator tolerances: relative, and absolute in SI units
+                                 of each state component (m, m/s, 1, rad/s) */
+    double max_step;          /* [s] longest integrator step, > 0 */
+    magdyn_magnet_model model;
+    double model_tol;         /* relative accuracy of extended-cuboid forces */
+    magdyn_vec3 gravity;      /* [m/s^2], inertial */
+    magdyn_vec3 field;        /* uniform external field B0 [T], inertial */
+    double contact_tol;       /* length tolerance of contact times and resting gaps [m] */
+    double contact_margin;    /* [m] gap below which a pair counts as touching (resting contact) */
+    double bounce_speed;      /* [m/s] approach speeds below it do not bounce (e = 0) */
+    double contact_step;      /* [s] longest step while some pair is in resting contact */
+    void (*on_collision)(const magdyn_collision *c, void *user);  /* may be NULL */
+    void *user;
 } magdyn_world_params;
+
+/*
+ * Defaults: restitution 0.5, friction 0.3 (nickel-plated NdFeB on itself,
+ * roughly), rtol 3e-11, atol 1e-13, max_step 1e-2 s, point dipoles,
+ * model_tol 1e-5, no gravity, no external field, contact_tol 1e-9 m,
+ * contact_margin 1e-6 m, bounce_speed 1e-3 m/s, contact_step 1e-3 s, no callback.
+ */
 MAGDYN_API magdyn_world_params magdyn_world_params_default(void);
 
+/*
+ * A magnet: a uniform rigid box with a magnetic moment.  A fixed magnet is
+ * held still by the user (infinite mass; velocity and omega are ignored).
+ */
 typedef struct {
     magdyn_vec3 half;         /* box half extents [m] */
     double mass;              /* [kg]; inertia of a uniform box */
@@ -32,6 +79,28 @@ typedef struct {
 } magdyn_magnet;
 typedef struct magdyn_world magdyn_world;
 
+/*
+ * Free flight: Dormand-Prince 5(4) with step control and dense output;
+ * contacts: first contact time on the dense output to contact_tol, impulses
+ * at all manifold points together (impulse.h); pairs that do not separate
+ * faster than bounce_speed rest in contact, handled by a velocity-level
+ * time stepper until they part.  See magdyn_world_new(3).
+ *
+ * magdyn_world_new: NULL when out of memory or a parameter is out of range.
+ * magdyn_world_add: MAGDYN_EINVAL (NULL, mass or half extent not > 0),
+ *   MAGDYN_ENONFINITE, MAGDYN_ENORM (||q| - 1| > 1e-9), MAGDYN_EOVERLAP
+ *   (interpenetrates a magnet already placed by more than contact_tol),
+ *   MAGDYN_ENOMEM; the world is unchanged then.
+ * magdyn_world_advance: to time t_end [s]; MAGDYN_EINVAL (NULL),
+ *   MAGDYN_ENONFINITE (t_end), MAGDYN_ESTATE (t_end before now; nothing
+ *   changes), else the status of a failing force evaluation, allocation, or
+ *   MAGDYN_ENOCONV when the step size underflows.
+ * magdyn_world_get: MAGDYN_EINVAL for NULL or i out of range.
+ * magdyn_world_time [s], magdyn_world_energy [J]: NaN for NULL.  The energy
+ *   is kinetic + magnetic (pairs, and -m.B0 in the field) + gravitational
+ *   (-m g.x).
+ * magdyn_world_free: NULL is fine.
+ */
 MAGDYN_API magdyn_world *magdyn_world_new(const magdyn_world_params *params);  /* NULL params: defaults */
 MAGDYN_API int magdyn_world_add(magdyn_world *w, const magdyn_magnet *m);   /* index >= 0, or a negative status */
 MAGDYN_API magdyn_status magdyn_world_advance(magdyn_world *w, double t_end);
@@ -39,6 +108,36 @@ MAGDYN_API magdyn_status magdyn_world_get(const magdyn_world *w, int i, magdyn_m
 MAGDYN_API double magdyn_world_time(const magdyn_world *w);
 MAGDYN_API double magdyn_world_energy(const magdyn_world *w);   /* kinetic + magnetic */
 MAGDYN_API void magdyn_world_free(magdyn_world *w);
+
+/* ---- around the contract ------------------------------------------------ */
+
+/* Number of magnets added; 0 for NULL. */
+MAGDYN_API int magdyn_world_count(const magdyn_world *w);
+
+/* Counters and time shares of the work done so far. */
+typedef struct {
+    long long steps;            /* accepted Runge-Kutta steps */
+    long long rejected;         /* rejected Runge-Kutta steps */
+    long long contact_steps;    /* steps taken in resting-contact mode */
+    long long force_evals;      /* evaluations of all forces and torques */
+    long long collisions;       /* collisions reported (impacts) */
+    int resting_pairs;          /* pairs now in resting contact */
+    int asleep;                 /* 1: all magnets at rest in equilibrium, time just passes */
+    double time_forces;         /* wall-clock seconds spent in forces and torques */
+    double time_collide;        /* ... in broad phase, separating axes, manifolds, contact times */
+    double time_impulse;        /* ... in the impulse solver and position correction */
+} magdyn_world_stats;
+
+/* Fill *out.  MAGDYN_EINVAL for NULL. */
+MAGDYN_API magdyn_status magdyn_world_get_stats(const magdyn_world *w, magdyn_world_stats *out);
+
+/* Total linear momentum [kg m/s] and angular momentum about the origin
+ * [kg m^2/s] (orbital plus spin) of the free magnets.  MAGDYN_EINVAL for NULL. */
+MAGDYN_API magdyn_status magdyn_world_momentum(const magdyn_world *w, magdyn_vec3 *linear,
+                                               magdyn_vec3 *angular);
+
+/* Kinetic energy [J] of the free magnets; NaN for NULL. */
+MAGDYN_API double magdyn_world_kinetic_energy(const magdyn_world *w);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,127 @@
+/*
+ * world.c (bench) - wall time of the snap scenario, and time per integrator
+ * step for N magnets with all pairs, with the shares spent in forces,
+ * collision detection and impulses (from magdyn_world_get_stats).
+ * Run: make bench && bench/world
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <time.h>
+#include <magdyn.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* seed 000's snap, as examples/snap.c: returns the wall time [s] */
+static double snap(magdyn_magnet_model model, magdyn_world_stats *st, double *t_hit)
+{
+    magdyn_world_params p = magdyn_world_params_default();
+    magdyn_world *w;
+    magdyn_magnet a, b;
+    double vol = 0.02 * 0.01 * 0.005, t0, t1;
+    p.model = model;
+    if (model == MAGDYN_MODEL_CUBOID) {
+        p.model_tol = 1e-5;
+        p.rtol = 1e-6;
+        p.atol = 1e-9;
+    }
+    w = magdyn_world_new(&p);
+    memset(&a, 0, sizeof a);
+    a.half = magdyn_v3(0.01, 0.005, 0.0025);
+    a.mass = 7500.0 * vol;
+    a.moment = magdyn_v3(0, 0, 1.3 * vol / MAGDYN_MU0);
+    a.orientation = magdyn_quat_identity();
+    a.fixed = 1;
+    b = a;
+    b.fixed = 0;
+    b.position = magdyn_v3(0.010, 0, 0.050);
+    b.orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 1, 0), 60.0 * MAGDYN_PI / 180);
+    magdyn_world_add(w, &a);
+    magdyn_world_add(w, &b);
+    t0 = now();
+    magdyn_world_advance(w, 0.3);
+    t1 = now();
+    magdyn_world_get_stats(w, st);
+    (void)t_hit;
+    magdyn_world_free(w);
+    return t1 - t0;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int main(void)
+{
+    static const int sizes[] = {2, 10, 30, 100, 300, 1000};
+    double times[21];
+    magdyn_world_stats st;
+    int i, k;
+
+    double tf = 0, tc = 0, ti = 0;
+    for (i = 0; i < 21; i++) {
+        times[i] = snap(MAGDYN_MODEL_DIPOLE, &st, NULL);
+        tf += st.time_forces;
+        tc += st.time_collide;
+        ti += st.time_impulse;
+    }
+    qsort(times, 21, sizeof *times, cmp);
+    printf("snap scenario (point dipoles, 0.3 s simulated, ends at rest):\n");
+    printf("  wall time median %.3f ms (min %.3f ms) over 21 runs\n", times[10] * 1e3, times[0] * 1e3);
+    printf("  %lld RK steps, %lld contact steps, %lld force evaluations, %lld collisions\n",
+           st.steps, st.contact_steps, st.force_evals, st.collisions);
+    printf("  shares over the 21 runs: forces %.0f%%, collision detection %.0f%%, impulses %.0f%%\n",
+           100 * tf / (tf + tc + ti), 100 * tc / (tf + tc + ti), 100 * ti / (tf + tc + ti));
+    times[0] = snap(MAGDYN_MODEL_CUBOID, &st, NULL);
+    printf("snap scenario (extended cuboids, rtol 1e-6, model_tol 1e-5): wall %.1f ms, %lld steps, "
+           "%lld force evaluations (%.1f us each)\n\n", times[0] * 1e3, st.steps + st.contact_steps,
+           st.force_evals, 1e6 * st.time_forces / (double)st.force_evals);
+
+    printf("N magnets (10 x 5 x 2.5 mm N42, random orientations, 3D lattice 25 mm apart,\n"
+           "point dipoles, all pairs), free flight:\n");
+    printf("%6s %12s %10s %10s %10s\n", "N", "us/step", "forces", "collide", "impulse");
+    for (k = 0; k < (int)(sizeof sizes / sizeof *sizes); k++) {
+        int n = sizes[k], side = (int)ceil(cbrt((double)n)), steps;
+        magdyn_world_params p = magdyn_world_params_default();
+        magdyn_world *w = magdyn_world_new(&p);
+        unsigned long long r = 88172645463325252ULL;
+        double t0, t1, tot, vol = 0.01 * 0.005 * 0.0025;
+        for (i = 0; i < n; i++) {
+            magdyn_magnet m;
+            double u[4];
+            int j;
+            for (j = 0; j < 4; j++) {
+                r ^= r << 13; r ^= r >> 7; r ^= r << 17;
+                u[j] = (double)(r >> 11) / 9007199254740992.0 - 0.5;
+            }
+            memset(&m, 0, sizeof m);
+            m.half = magdyn_v3(0.005, 0.0025, 0.00125);
+            m.mass = 7500.0 * vol;
+            m.moment = magdyn_v3(0, 0, 1.3 * vol / MAGDYN_MU0);
+            m.orientation = magdyn_quat_from_axis_angle(magdyn_v3(u[0], u[1], u[2]), 6.0 * u[3]);
+            m.position = magdyn_v3(0.025 * (i % side), 0.025 * ((i / side) % side), 0.025 * (i / (side * side)));
+            magdyn_world_add(w, &m);
+        }
+        /* a few steps: enough to time, short enough for N = 1000 */
+        steps = n >= 300 ? 3 : n >= 100 ? 10 : 200;
+        t0 = now();
+        while (magdyn_world_get_stats(w, &st), st.steps + st.rejected < steps)
+            if (magdyn_world_advance(w, magdyn_world_time(w) + 1e-4) != MAGDYN_OK) break;
+        t1 = now();
+        magdyn_world_get_stats(w, &st);
+        tot = st.time_forces + st.time_collide + st.time_impulse;
+        printf("%6d %12.1f %9.1f%% %9.1f%% %9.1f%%\n", n, 1e6 * (t1 - t0) / (double)(st.steps + st.rejected),
+               100 * st.time_forces / tot, 100 * st.time_collide / tot, 100 * st.time_impulse / tot);
+        magdyn_world_free(w);
+    }
+    return 0;
+}

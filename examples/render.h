@@ -1,0 +1,44 @@
+/*
+ * render.h - pictures and trajectories for the magnet examples (snap,
+ * repel): CSV trajectory and collision log, PNG frames drawn with cairo,
+ * and an mp4 assembled by ffmpeg when it is on PATH.  Not part of the
+ * library.
+ */
+#ifndef EXAMPLES_RENDER_H
+#define EXAMPLES_RENDER_H
+
+#include <stdio.h>
+#include <magdyn.h>
+
+/* A fixed orthographic camera: the scene centre [m] and the half width of
+ * the view [m]. */
+typedef struct {
+    magdyn_vec3 center;
+    double half_width;
+} render_view;
+
+/* 1 when the examples were built with cairo. */
+int render_available(void);
+
+/* Draw the magnets of w at its current time into a PNG of w x h pixels,
+ * with a caption.  Returns 0, or -1 (no cairo, or a write error). */
+int render_png(const char *path, const magdyn_world *w, const render_view *v,
+               int width, int height, const char *caption);
+
+/* Trajectory CSV: header, then one row per call (time, per magnet x y z,
+ * qw qx qy qz, vx vy vz, wx wy wz; then energy). */
+void render_csv_header(FILE *f, int n);
+void render_csv_row(FILE *f, const magdyn_world *w);
+
+/* A collision callback writing CSV rows to the FILE * given as user. */
+void render_log_collision(const magdyn_collision *c, void *user);
+void render_log_header(FILE *f);
+
+/* Assemble dir/frames/frame_%05d.png into dir/name.mp4 at fps when ffmpeg is
+ * on PATH; prints what it did.  Returns 0 when the video was made. */
+int render_video(const char *dir, const char *name, int fps);
+
+/* mkdir -p for one level; 0 on success or when it exists. */
+int render_mkdir(const char *path);
+
+#endif

@@ -1,0 +1,114 @@
+/*
+ * repel.c - like poles facing: a magnet held above another with north facing
+ * north is pushed away, turns over in the field, and (no gravity) comes back
+ * to snap on with opposite poles touching.  It starts 40 mm above the held
+ * magnet, 2 mm aside, upside down and tilted 60 degrees.  Same magnets as snap: N42 NdFeB
+ * 20 x 10 x 5 mm, Br 1.3 T, 7.5 g, point dipoles; restitution 0.5,
+ * friction 0.3.
+ *
+ *   examples/repel [outdir] [--no-frames]
+ *
+ * Writes repel.csv, repel_collisions.csv, repel_start.png, repel_end.png,
+ * frames/ and repel.mp4 (when ffmpeg is on PATH) into outdir (default ".").
+ */
+#include "config.h"
+#include <stdio.h>
+#include <string.h>
+#include <math.h>
+#include <magdyn.h>
+#include "render.h"
+
+#define T_END 0.2
+#define FRAME_DT 1e-3
+#define CSV_DT 1e-3
+
+int main(int argc, char **argv)
+{
+    const char *dir = ".";
+    int frames = 1, i, nframe = 0;
+    char path[1024], cap[256];
+    FILE *csv, *log;
+    magdyn_world_params p = magdyn_world_params_default();
+    magdyn_world *w;
+    magdyn_magnet a, b, ob;
+    render_view view = {{0.0, 0, 0.024}, 0.045};
+    double br = 1.3, vol = 0.02 * 0.01 * 0.005, t_frame, t_csv;
+    magdyn_status s;
+
+    for (i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--no-frames")) frames = 0;
+        else if (argv[i][0] == '-') {
+            fprintf(stderr, "usage: %s [outdir] [--no-frames]\n", argv[0]);
+            return 2;
+        } else dir = argv[i];
+    }
+    if (render_mkdir(dir) != 0) { perror(dir); return 1; }
+    snprintf(path, sizeof path, "%s/frames", dir);
+    if (frames && render_available() && render_mkdir(path) != 0) { perror(path); return 1; }
+    snprintf(path, sizeof path, "%s/repel.csv", dir);
+    if (!(csv = fopen(path, "w"))) { perror(path); return 1; }
+    snprintf(path, sizeof path, "%s/repel_collisions.csv", dir);
+    if (!(log = fopen(path, "w"))) { perror(path); fclose(csv); return 1; }
+    render_log_header(log);
+    p.on_collision = render_log_collision;
+    p.user = log;
+    if (!(w = magdyn_world_new(&p))) return 1;
+
+    memset(&a, 0, sizeof a);
+    a.half = magdyn_v3(0.01, 0.005, 0.0025);
+    a.mass = 7500.0 * vol;
+    a.moment = magdyn_v3(0, 0, br * vol / MAGDYN_MU0);   /* north up */
+    a.orientation = magdyn_quat_identity();
+    a.fixed = 1;
+    b = a;
+    b.fixed = 0;
+    b.position = magdyn_v3(0.002, 0, 0.04);
+    /* upside down (north down, facing the held magnet's north), tilted 5 degrees */
+    b.orientation = magdyn_quat_mul(magdyn_quat_from_axis_angle(magdyn_v3(0, 1, 0), 60 * MAGDYN_PI / 180),
+                                    magdyn_quat_from_axis_angle(magdyn_v3(1, 0, 0), MAGDYN_PI));
+    if (magdyn_world_add(w, &a) < 0 || magdyn_world_add(w, &b) < 0) {
+        fprintf(stderr, "cannot place the magnets\n");
+        return 1;
+    }
+    printf("repel: like poles 3 mm apart, N42 blocks 20x10x5 mm; point dipoles\n");
+    render_csv_header(csv, 2);
+    render_csv_row(csv, w);
+    snprintf(path, sizeof path, "%s/repel_start.png", dir);
+    if (render_png(path, w, &view, 800, 600, "repel: start, north facing north") == 0)
+        printf("picture: %s\n", path);
+    else
+        printf("no cairo: pictures skipped\n");
+    t_frame = frames && render_available() ? FRAME_DT : INFINITY;
+    t_csv = CSV_DT;
+    while (magdyn_world_time(w) < T_END) {
+        double t = fmin(fmin(t_frame, t_csv), T_END);
+        if ((s = magdyn_world_advance(w, t)) != MAGDYN_OK) {
+            fprintf(stderr, "advance: %s\n", magdyn_strerror(s));
+            break;
+        }
+        if (t == t_csv || t == T_END) {
+            render_csv_row(csv, w);
+            t_csv += CSV_DT;
+        }
+        if (t == t_frame) {
+            snprintf(path, sizeof path, "%s/frames/frame_%05d.png", dir, nframe++);
+            snprintf(cap, sizeof cap, "repel: t = %5.1f ms", t * 1e3);
+            render_png(path, w, &view, 480, 360, cap);
+            t_frame += FRAME_DT;
+        }
+    }
+    magdyn_world_get(w, 1, &ob);
+    {
+        magdyn_vec3 m = magdyn_quat_rotate(ob.orientation, ob.moment);
+        printf("end at %.0f ms: magnet 1 at z = %.2f mm, its moment now points %s\n",
+               magdyn_world_time(w) * 1e3, ob.position.z * 1e3, m.z > 0 ? "up (turned over)" : "down");
+    }
+    snprintf(path, sizeof path, "%s/repel_end.png", dir);
+    snprintf(cap, sizeof cap, "repel: end (t = %.0f ms)", magdyn_world_time(w) * 1e3);
+    if (render_png(path, w, &view, 800, 600, cap) == 0) printf("picture: %s\n", path);
+    fclose(csv);
+    fclose(log);
+    if (frames && render_available()) render_video(dir, "repel", 25);
+    magdyn_world_free(w);
+    return 0;
+}

@@ -1,0 +1,388 @@
+/*
+ * impulse.c - contact impulses (layer 3): projected Gauss-Seidel on the
+ * velocity-level complementarity problem with Coulomb friction, then a
+ * Poisson restitution phase guarded by an energy check.  See impulse.h.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <magdyn/impulse.h>
+
+magdyn_impulse_params magdyn_impulse_params_default(void)
+{
+    magdyn_impulse_params p;
+    p.restitution = 0.5;
+    p.friction = 0.3;
+    p.bounce_speed = 1e-3;
+    p.max_iterations = 20000;
+    p.tolerance = 1e-12;
+    return p;
+}
+
+/* One contact point, precomputed. */
+typedef struct {
+    int a, b;              /* body indices */
+    int c, k;              /* contact and point index */
+    magdyn_vec3 ra, rb;    /* lever arms from the centres of mass */
+    magdyn_vec3 n, t1, t2; /* normal (b to a) and tangents */
+    double kn;             /* 1 / (n K n): normal effective mass */
+    double kt[2][2];       /* the tangential block of K, and its inverse */
+    double ikt[2][2];
+    double target;
+    double vn0;            /* normal speed before (< 0 approaching) */
+    double ln;             /* accumulated normal impulse */
+    int bounce;            /* gets restitution */
+    double lt[2];          /* accumulated tangential impulse */
+} row;
+
+/* Per-body scratch: inverse mass and inertia (inertial frame). */
+typedef struct {
+    double im;
+    magdyn_mat3 ii;
+    int used;
+    magdyn_vec3 v0, w0;    /* velocities on entry (restored on failure) */
+    magdyn_vec3 vs, ws;    /* velocities at the start of a sweep */
+    double reach;          /* longest lever arm of the body's contacts */
+} bscratch;
+
+static magdyn_vec3 rel_velocity(const magdyn_body *bs, const row *r)
+{
+    return magdyn_vec3_sub(magdyn_body_point_velocity(&bs[r->a], magdyn_vec3_add(bs[r->a].position, r->ra)),
+                           magdyn_body_point_velocity(&bs[r->b], magdyn_vec3_add(bs[r->b].position, r->rb)));
+}
+
+/* Apply impulse p on a at the point (and -p on b), velocities only. */
+static void apply(magdyn_body *bs, const bscratch *sc, const row *r, magdyn_vec3 p)
+{
+    magdyn_body *a = &bs[r->a], *b = &bs[r->b];
+    if (sc[r->a].im > 0.0) {
+        a->velocity = magdyn_vec3_madd(a->velocity, sc[r->a].im, p);
+        a->omega = magdyn_vec3_add(a->omega, magdyn_mat3_mulv(sc[r->a].ii, magdyn_vec3_cross(r->ra, p)));
+    }
+    if (sc[r->b].im > 0.0) {
+        b->velocity = magdyn_vec3_madd(b->velocity, -sc[r->b].im, p);
+        b->omega = magdyn_vec3_sub(b->omega, magdyn_mat3_mulv(sc[r->b].ii, magdyn_vec3_cross(r->rb, p)));
+    }
+}
+
+/* K u: relative velocity change at the point per unit impulse u on a. */
+static magdyn_vec3 kmul(const bscratch *sc, const row *r, magdyn_vec3 u)
+{
+    magdyn_vec3 out = magdyn_vec3_scale(u, sc[r->a].im + sc[r->b].im);
+    out = magdyn_vec3_add(out, magdyn_vec3_cross(magdyn_mat3_mulv(sc[r->a].ii, magdyn_vec3_cross(r->ra, u)), r->ra));
+    out = magdyn_vec3_add(out, magdyn_vec3_cross(magdyn_mat3_mulv(sc[r->b].ii, magdyn_vec3_cross(r->rb, u)), r->rb));
+    return out;
+}
+
+static void tangents(magdyn_vec3 n, magdyn_vec3 *t1, magdyn_vec3 *t2)
+{
+    magdyn_vec3 a = fabs(n.x) < 0.57 ? magdyn_v3(1, 0, 0) : magdyn_v3(0, 1, 0);
+    magdyn_vec3 t = magdyn_vec3_cross(n, a);
+    *t1 = magdyn_vec3_scale(t, 1.0 / magdyn_vec3_norm(t));
+    *t2 = magdyn_vec3_cross(n, *t1);
+}
+
+/* The kinetic-energy inner product of velocity pairs (dv, dw), (v, w) of a
+ * body: m dv.v + dw . I w, the inertia taken in the inertial frame. */
+static double kinetic_dot(const magdyn_body *b, magdyn_vec3 dv, magdyn_vec3 dw, magdyn_vec3 v,
+                          magdyn_vec3 w)
+{
+    magdyn_vec3 db = magdyn_quat_rotate_inv(b->orientation, dw), wb = magdyn_quat_rotate_inv(b->orientation, w);
+    if (b->fixed) return 0.0;
+    return b->mass * magdyn_vec3_dot(dv, v)
+         + b->inertia.x * db.x * wb.x + b->inertia.y * db.y * wb.y + b->inertia.z * db.z * wb.z;
+}
+
+static double kinetic(const magdyn_body *bs, const bscratch *sc, int nb)
+{
+    double e = 0.0;
+    int i;
+    for (i = 0; i < nb; i++)
+        if (sc[i].used) e += magdyn_body_kinetic_energy(&bs[i]);
+    return e;
+}
+
+static magdyn_status validate(const magdyn_body *bs, int nb, const magdyn_contact *c, int nc,
+                              const magdyn_impulse_params *p)
+{
+    int i, k;
+    if (!bs || !c || !p || nb < 0 || nc < 0) return MAGDYN_EINVAL;
+    if (!isfinite(p->restitution) || !isfinite(p->friction) || !isfinite(p->bounce_speed)
+        || !isfinite(p->tolerance))
+        return MAGDYN_ENONFINITE;
+    if (p->restitution < 0.0 || p->restitution > 1.0 || p->friction < 0.0
+        || p->max_iterations < 1 || p->tolerance < 0.0 || p->bounce_speed < 0.0)
+        return MAGDYN_EINVAL;
+    for (i = 0; i < nc; i++) {
+        const magdyn_contact *ci = &c[i];
+        if (ci->a < 0 || ci->a >= nb || ci->b < 0 || ci->b >= nb || ci->a == ci->b)
+            return MAGDYN_EINVAL;
+        if (ci->manifold.count < 0 || ci->manifold.count > MAGDYN_MAX_CONTACTS)
+            return MAGDYN_EINVAL;
+        if (!magdyn_vec3_isfinite(ci->manifold.normal)) return MAGDYN_ENONFINITE;
+        if (ci->manifold.count > 0 && fabs(magdyn_vec3_norm(ci->manifold.normal) - 1.0) > 1e-6)
+            return MAGDYN_ENORM;
+        for (k = 0; k < ci->manifold.count; k++)
+            if (!magdyn_vec3_isfinite(ci->manifold.point[k]) || !isfinite(ci->target[k]))
+                return MAGDYN_ENONFINITE;
+        for (k = 0; k < 2; k++) {
+            const magdyn_body *b = &bs[k ? ci->b : ci->a];
+            magdyn_status s = magdyn_body_check(b);
+            if (s != MAGDYN_OK) return s;
+        }
+    }
+    return MAGDYN_OK;
+}
+
+magdyn_status magdyn_impulse_solve(magdyn_body *bs, int nb, magdyn_contact *c, int nc,
+                                   const magdyn_impulse_params *p, magdyn_impulse_stats *stats)
+{
+    magdyn_status s = validate(bs, nb, c, nc, p);
+    bscratch *sc;
+    row *rows;
+    int *ub, nu = 0;
+    int nr = 0, i, k, it = 0, converged = 0, dropped = 0;
+    double e0, e1, vscale = 0.0, thresh;
+    magdyn_impulse_stats st;
+    if (s != MAGDYN_OK) return s;
+    for (i = 0; i < nc; i++) nr += c[i].manifold.count;
+    sc = calloc(nb > 0 ? (size_t)nb : 1, sizeof *sc);
+    rows = malloc((nr > 0 ? (size_t)nr : 1) * sizeof *rows);
+    ub = malloc((nc > 0 ? 2 * (size_t)nc : 1) * sizeof *ub);
+    if (!sc || !rows || !ub) { free(sc); free(rows); free(ub); return MAGDYN_ENOMEM; }
+
+    for (i = 0; i < nc; i++) {
+        int ids[2] = {c[i].a, c[i].b}, j;
+        for (j = 0; j < 2; j++) {
+            bscratch *b = &sc[ids[j]];
+            if (b->used) continue;
+            b->used = 1;
+            ub[nu++] = ids[j];
+            b->im = magdyn_body_inv_mass(&bs[ids[j]]);
+            b->ii = magdyn_body_inv_inertia(&bs[ids[j]]);
+            b->v0 = bs[ids[j]].velocity;
+            b->w0 = bs[ids[j]].omega;
+        }
+    }
+    e0 = kinetic(bs, sc, nb);
+
+    /* precompute the rows */
+    nr = 0;
+    for (i = 0; i < nc; i++) {
+        const magdyn_manifold *m = &c[i].manifold;
+        for (k = 0; k < m->count; k++) {
+            row *r = &rows[nr++];
+            magdyn_vec3 kt1, kt2, kn;
+            double det;
+            r->a = c[i].a; r->b = c[i].b; r->c = i; r->k = k;
+            r->ra = magdyn_vec3_sub(m->point[k], bs[r->a].position);
+            r->rb = magdyn_vec3_sub(m->point[k], bs[r->b].position);
+            r->n = m->normal;
+            tangents(r->n, &r->t1, &r->t2);
+            kn = kmul(sc, r, r->n);
+            r->kn = magdyn_vec3_dot(r->n, kn) > 0.0 ? 1.0 / magdyn_vec3_dot(r->n, kn) : 0.0;
+            kt1 = kmul(sc, r, r->t1);
+            kt2 = kmul(sc, r, r->t2);
+            r->kt[0][0] = magdyn_vec3_dot(r->t1, kt1);
+            r->kt[0][1] = r->kt[1][0] = 0.5 * (magdyn_vec3_dot(r->t1, kt2) + magdyn_vec3_dot(r->t2, kt1));
+            r->kt[1][1] = magdyn_vec3_dot(r->t2, kt2);
+            det = r->kt[0][0] * r->kt[1][1] - r->kt[0][1] * r->kt[1][0];
+            if (det > 0.0) {
+                r->ikt[0][0] = r->kt[1][1] / det; r->ikt[1][1] = r->kt[0][0] / det;
+                r->ikt[0][1] = r->ikt[1][0] = -r->kt[0][1] / det;
+            } else {
+                r->ikt[0][0] = r->ikt[1][1] = r->ikt[0][1] = r->ikt[1][0] = 0.0;
+            }
+            r->target = c[i].target[k];
+            r->vn0 = magdyn_vec3_dot(r->n, rel_velocity(bs, r));
+            r->ln = 0.0; r->lt[0] = r->lt[1] = 0.0;
+            sc[r->a].reach = fmax(sc[r->a].reach, magdyn_vec3_norm(r->ra));
+            sc[r->b].reach = fmax(sc[r->b].reach, magdyn_vec3_norm(r->rb));
+            if (-r->vn0 > vscale) vscale = -r->vn0;
+            if (fabs(r->target) > vscale) vscale = fabs(r->target);
+        }
+    }
+    thresh = p->tolerance * vscale;
+    if (thresh < 1e-12) thresh = 1e-12;
+
+    /* phase 1: compression with friction, projected Gauss-Seidel */
+    for (it = 0; it < p->max_iterations && nr > 0; it++) {
+        double change = 0.0;
+        for (i = 0; i < nu; i++) {
+            sc[ub[i]].vs = bs[ub[i]].velocity;
+            sc[ub[i]].ws = bs[ub[i]].omega;
+        }
+        for (i = 0; i < nr; i++) {
+            row *r = &rows[i];
+            magdyn_vec3 vr = rel_velocity(bs, r);
+            double vn = magdyn_vec3_dot(r->n, vr), ln = r->ln - r->kn * (vn - r->target), d;
+            if (ln < 0.0) ln = 0.0;
+            d = ln - r->ln;
+            if (d != 0.0) {
+                apply(bs, sc, r, magdyn_vec3_scale(r->n, d));
+                r->ln = ln;
+            }
+            if (p->friction > 0.0) {
+                double vt[2], lt[2], lim = p->friction * r->ln, len, dl[2];
+                vr = rel_velocity(bs, r);
+                vt[0] = magdyn_vec3_dot(r->t1, vr);
+                vt[1] = magdyn_vec3_dot(r->t2, vr);
+                lt[0] = r->lt[0] - (r->ikt[0][0] * vt[0] + r->ikt[0][1] * vt[1]);
+                lt[1] = r->lt[1] - (r->ikt[1][0] * vt[0] + r->ikt[1][1] * vt[1]);
+                len = sqrt(lt[0] * lt[0] + lt[1] * lt[1]);
+                if (len > lim) {
+                    lt[0] *= lim / len;
+                    lt[1] *= lim / len;
+                }
+                dl[0] = lt[0] - r->lt[0];
+                dl[1] = lt[1] - r->lt[1];
+                if (dl[0] != 0.0 || dl[1] != 0.0) {
+                    apply(bs, sc, r, magdyn_vec3_add(magdyn_vec3_scale(r->t1, dl[0]),
+                                                     magdyn_vec3_scale(r->t2, dl[1])));
+                    r->lt[0] = lt[0];
+                    r->lt[1] = lt[1];
+                }
+            }
+        }
+        /* converged when no body's velocity (at its contacts) moved: the
+           impulses themselves may still drift along redundant directions */
+        for (i = 0; i < nu; i++) {
+            const bscratch *b = &sc[ub[i]];
+            double dv = magdyn_vec3_dist(bs[ub[i]].velocity, b->vs)
+                      + magdyn_vec3_dist(bs[ub[i]].omega, b->ws) * b->reach;
+            if (dv > change) change = dv;
+        }
+        if (change <= thresh) {
+            converged = 1;
+            it++;
+            break;
+        }
+    }
+    if (nr == 0) converged = 1;
+
+    /* phase 2: Poisson restitution on the points that were hit fast enough */
+    if (p->restitution > 0.0) {
+        int any = 0;
+        magdyn_vec3 *sv = malloc((size_t)(nb > 0 ? nb : 1) * 2 * sizeof *sv);
+        if (!sv) {
+            for (i = 0; i < nb; i++)
+                if (sc[i].used) { bs[i].velocity = sc[i].v0; bs[i].omega = sc[i].w0; }
+            free(sc); free(rows); free(ub);
+            return MAGDYN_ENOMEM;
+        }
+        for (i = 0; i < nb; i++)
+            if (sc[i].used) { sv[2 * i] = bs[i].velocity; sv[2 * i + 1] = bs[i].omega; }
+        /* a contact bounces as a whole when any of its touching points
+           approached faster than bounce_speed: then the velocity change,
+           e times that of compression, does not depend on how the
+           compression impulse is shared among redundant points */
+        for (i = 0; i < nc; i++) c[i].impulse[0].x = 0.0;   /* flag: bounces */
+        for (i = 0; i < nr; i++)
+            if (rows[i].target >= 0.0 && -rows[i].vn0 > p->bounce_speed)
+                c[rows[i].c].impulse[0].x = 1.0;
+        for (i = 0; i < nr; i++) {
+            row *r = &rows[i];
+            r->bounce = r->target >= 0.0 && c[r->c].impulse[0].x == 1.0;
+        }
+        for (i = 0; i < nr; i++) {
+            row *r = &rows[i];
+            if (r->bounce && r->ln > 0.0) {
+                apply(bs, sc, r, magdyn_vec3_scale(r->n, p->restitution * r->ln));
+                r->ln *= 1.0 + p->restitution;
+                any = 1;
+            }
+        }
+        if (any && kinetic(bs, sc, nb) > e0) {
+            /* The energy would rise: by friction coupling several points,
+               or by the last digits of an unconverged compression.  Along
+               the restitution direction du (per unit e) the kinetic energy
+               is e1 + s b + s^2 a / 2: take the largest s <= e that keeps it
+               at most e0 (s = 0 in the worst case). */
+            double a = 0.0, b = 0.0, e1p = 0.0, sc2, disc;
+            for (i = 0; i < nu; i++) {
+                const magdyn_body *bd = &bs[ub[i]];
+                magdyn_vec3 dv = magdyn_vec3_scale(magdyn_vec3_sub(bd->velocity, sv[2 * ub[i]]), 1.0 / p->restitution);
+                magdyn_vec3 dw = magdyn_vec3_scale(magdyn_vec3_sub(bd->omega, sv[2 * ub[i] + 1]), 1.0 / p->restitution);
+                a += kinetic_dot(bd, dv, dw, dv, dw);
+                b += kinetic_dot(bd, dv, dw, sv[2 * ub[i]], sv[2 * ub[i] + 1]);
+            }
+            for (i = 0; i < nu; i++) {
+                magdyn_body tmp = bs[ub[i]];
+                tmp.velocity = sv[2 * ub[i]];
+                tmp.omega = sv[2 * ub[i] + 1];
+                e1p += magdyn_body_kinetic_energy(&tmp);
+            }
+            disc = b * b - 2.0 * a * (e1p - e0);
+            sc2 = (a > 0.0 && disc >= 0.0) ? (-b + sqrt(disc)) / a : 0.0;
+            if (!(sc2 > 0.0)) sc2 = 0.0;
+            if (sc2 > p->restitution) sc2 = p->restitution;
+            for (i = 0; i < nu; i++) {
+                magdyn_body *bd = &bs[ub[i]];
+                magdyn_vec3 dv = magdyn_vec3_sub(bd->velocity, sv[2 * ub[i]]);
+                magdyn_vec3 dw = magdyn_vec3_sub(bd->omega, sv[2 * ub[i] + 1]);
+                bd->velocity = magdyn_vec3_madd(sv[2 * ub[i]], sc2 / p->restitution, dv);
+                bd->omega = magdyn_vec3_madd(sv[2 * ub[i] + 1], sc2 / p->restitution, dw);
+            }
+            /* rounding may still leave the last digit above: then e = 0 */
+            if (kinetic(bs, sc, nb) > e0) {
+                for (i = 0; i < nu; i++) {
+                    bs[ub[i]].velocity = sv[2 * ub[i]];
+                    bs[ub[i]].omega = sv[2 * ub[i] + 1];
+                }
+                sc2 = 0.0;
+            }
+            for (i = 0; i < nr; i++)
+                if (rows[i].bounce && rows[i].ln > 0.0)
+                    rows[i].ln *= (1.0 + sc2) / (1.0 + p->restitution);
+            dropped = 1;
+        }
+        free(sv);
+    }
+    e1 = kinetic(bs, sc, nb);
+
+    for (i = 0; i < nc; i++)
+        for (k = 0; k < MAGDYN_MAX_CONTACTS; k++) c[i].impulse[k] = magdyn_v3(0, 0, 0);
+    for (i = 0; i < nr; i++) {
+        row *r = &rows[i];
+        c[r->c].impulse[r->k] = magdyn_vec3_add(magdyn_vec3_scale(r->n, r->ln),
+                                                magdyn_vec3_add(magdyn_vec3_scale(r->t1, r->lt[0]),
+                                                                magdyn_vec3_scale(r->t2, r->lt[1])));
+    }
+    st.iterations = it;
+    st.converged = converged;
+    st.restitution_dropped = dropped;
+    st.energy_before = e0;
+    st.energy_after = e1;
+    if (stats) *stats = st;
+    free(sc);
+    free(rows);
+    free(ub);
+    return MAGDYN_OK;
+}
+
+magdyn_status magdyn_impulse_pair(magdyn_body *a, magdyn_body *b, const magdyn_manifold *m,
+                                  const magdyn_impulse_params *params, magdyn_vec3 *impulse,
+                                  magdyn_impulse_stats *stats)
+{
+    magdyn_body bs[2];
+    magdyn_contact c;
+    magdyn_status s;
+    int k;
+    if (!a || !b || !m || !params) return MAGDYN_EINVAL;
+    if (m->count < 0 || m->count > MAGDYN_MAX_CONTACTS) return MAGDYN_EINVAL;
+    bs[0] = *a;
+    bs[1] = *b;
+    c.a = 0;
+    c.b = 1;
+    c.manifold = *m;
+    for (k = 0; k < MAGDYN_MAX_CONTACTS; k++) {
+        c.target[k] = 0.0;
+        c.impulse[k] = magdyn_v3(0, 0, 0);
+    }
+    s = magdyn_impulse_solve(bs, 2, &c, 1, params, stats);
+    if (s != MAGDYN_OK) return s;
+    *a = bs[0];
+    *b = bs[1];
+    if (impulse)
+        for (k = 0; k < m->count; k++) impulse[k] = c.impulse[k];
+    return MAGDYN_OK;
+}

@@ -1,0 +1,337 @@
+/*
+ * test_world_contact.c - layer 4 with contacts: impacts located in time,
+ * impulses, resting contact, and seed 000's snap scenario.
+ * References: impulses equal and opposite at each point keep total linear
+ * and angular momentum (Newton's third law; Stronge, "Impact Mechanics",
+ * 2000, ch. 2); a head-on elastic collision of equal masses swaps their
+ * velocities; Coulomb friction and restitution never add energy; a box
+ * resting on a larger one under gravity is in static equilibrium; seed 000
+ * (two block magnets snap together; DESIGN.md note 3: they must end flush).
+ */
+#include <check.h>
+#include <string.h>
+#include <math.h>
+#include <magdyn.h>
+#include "testutil.h"
+
+typedef struct {
+    int n;
+    magdyn_collision first, last;
+    double prev_time;
+    int bad;
+} log_t;
+
+static void on_collision(const magdyn_collision *c, void *user)
+{
+    log_t *l = user;
+    magdyn_vec3 sum = {0, 0, 0};
+    int k;
+    if (l->n == 0) l->first = *c;
+    l->last = *c;
+    if (c->time < l->prev_time) l->bad |= 1;
+    l->prev_time = c->time;
+    if (c->count < 1 || c->count > MAGDYN_MAX_CONTACTS) l->bad |= 2;
+    if (fabs(magdyn_vec3_norm(c->normal) - 1.0) > 1e-9) l->bad |= 4;
+    for (k = 0; k < c->count && k < MAGDYN_MAX_CONTACTS; k++) sum = magdyn_vec3_add(sum, c->impulse[k]);
+    if (magdyn_vec3_dist(sum, c->total_impulse) > 1e-12 * (1 + magdyn_vec3_norm(sum))) l->bad |= 8;
+    /* the impulse on i pushes it away from j (normal from j to i) */
+    if (magdyn_vec3_dot(c->total_impulse, c->normal) < 0) l->bad |= 16;
+    l->n++;
+}
+
+static magdyn_world *world_with(log_t *l, double e, double mu, magdyn_vec3 g)
+{
+    magdyn_world_params p = magdyn_world_params_default();
+    p.restitution = e;
+    p.friction = mu;
+    p.gravity = g;
+    p.on_collision = on_collision;
+    p.user = l;
+    memset(l, 0, sizeof *l);
+    return magdyn_world_new(&p);
+}
+
+static magdyn_magnet block(magdyn_vec3 half, double mass, magdyn_vec3 pos)
+{
+    magdyn_magnet m;
+    memset(&m, 0, sizeof m);
+    m.half = half;
+    m.mass = mass;
+    m.position = pos;
+    m.orientation = magdyn_quat_identity();
+    return m;
+}
+
+/* Angle [deg] between the body z axes of two magnets. */
+static double tilt_deg(const magdyn_magnet *a, const magdyn_magnet *b)
+{
+    magdyn_vec3 za = magdyn_quat_rotate(a->orientation, magdyn_v3(0, 0, 1));
+    magdyn_vec3 zb = magdyn_quat_rotate(b->orientation, magdyn_v3(0, 0, 1));
+    return atan2(magdyn_vec3_norm(magdyn_vec3_cross(za, zb)), fabs(magdyn_vec3_dot(za, zb))) * 180 / MAGDYN_PI;
+}
+
+static double gap_of(const magdyn_magnet *a, const magdyn_magnet *b)
+{
+    magdyn_obb oa = {a->position, a->orientation, a->half}, ob = {b->position, b->orientation, b->half};
+    magdyn_sat_result r;
+    magdyn_obb_sat(&oa, &ob, &r);
+    return r.separation;
+}
+
+static double speed_of(const magdyn_magnet *m)
+{
+    return magdyn_vec3_norm(m->velocity) + magdyn_vec3_norm(m->omega) * magdyn_vec3_norm(m->half);
+}
+
+/* Random throws of two free boxes at each other (no magnets, no gravity):
+ * momentum and angular momentum kept through every impulse, energy never
+ * rises; with e = 1 and no friction it is kept. */
+START_TEST(throws_conserve)
+{
+    test_rng r = {8086};
+    long n = test_count(40), i, clean = 0;
+    for (i = 0; i < n; i++) {
+        log_t l;
+        double e = (i % 4 == 0) ? 1.0 : test_rng_uniform(&r), mu = (i % 4 == 0) ? 0.0 : test_rng_range(&r, 0, 0.8);
+        magdyn_world *w = world_with(&l, e, mu, magdyn_v3(0, 0, 0));
+        magdyn_magnet a = block(test_rng_vec3(&r, 0.003, 0.01), test_rng_range(&r, 0.005, 0.05), magdyn_v3(-0.03, 0, 0));
+        magdyn_magnet b = block(test_rng_vec3(&r, 0.003, 0.01), test_rng_range(&r, 0.005, 0.05),
+                                magdyn_v3(0.03, test_rng_range(&r, -0.004, 0.004), test_rng_range(&r, -0.004, 0.004)));
+        magdyn_vec3 p0, l0, p1, l1;
+        magdyn_world_stats st;
+        double e0, e1;
+        a.orientation = test_rng_quat(&r);
+        b.orientation = test_rng_quat(&r);
+        a.velocity = magdyn_v3(1.0, 0, 0);
+        b.velocity = magdyn_v3(-1.0, 0, 0);
+        a.omega = test_rng_vec3(&r, -20, 20);
+        b.omega = test_rng_vec3(&r, -20, 20);
+        ck_assert_int_eq(magdyn_world_add(w, &a), 0);
+        ck_assert_int_eq(magdyn_world_add(w, &b), 1);
+        magdyn_world_momentum(w, &p0, &l0);
+        e0 = magdyn_world_energy(w);
+        ck_assert_int_eq(magdyn_world_advance(w, 0.05), MAGDYN_OK);
+        magdyn_world_momentum(w, &p1, &l1);
+        e1 = magdyn_world_energy(w);
+        magdyn_world_get_stats(w, &st);
+        ck_assert_int_ge(l.n, 1);
+        ck_assert_int_eq(l.bad, 0);
+        ck_assert_double_le(magdyn_vec3_dist(p0, p1), 1e-12 * magdyn_vec3_norm(magdyn_v3(a.mass, b.mass, 0)));
+        ck_assert_msg(e1 <= e0 * (1 + 1e-9), "energy rose %g -> %g", e0, e1);
+        if (st.contact_steps == 0) {
+            /* pure impacts: angular momentum exact; elastic and smooth: energy too */
+            clean++;
+            ck_assert_double_le(magdyn_vec3_dist(l0, l1), 1e-10 * magdyn_vec3_norm(l0));
+            if (e == 1.0 && mu == 0.0) ck_assert_double_le(fabs(e1 - e0), 1e-9 * e0);
+        }
+        magdyn_world_free(w);
+    }
+    ck_assert_int_ge(clean, n / 2);
+}
+END_TEST
+
+START_TEST(elastic_head_on_swaps)
+{
+    log_t l;
+    magdyn_world *w = world_with(&l, 1.0, 0.3, magdyn_v3(0, 0, 0));
+    magdyn_vec3 h = {0.005, 0.005, 0.005};
+    magdyn_magnet a = block(h, 0.01, magdyn_v3(-0.02, 0, 0)), b = block(h, 0.01, magdyn_v3(0.02, 0, 0));
+    magdyn_magnet oa, ob;
+    a.velocity = magdyn_v3(1.0, 0, 0);
+    b.velocity = magdyn_v3(-0.5, 0, 0);
+    ck_assert_int_eq(magdyn_world_add(w, &a), 0);
+    ck_assert_int_eq(magdyn_world_add(w, &b), 1);
+    ck_assert_int_eq(magdyn_world_advance(w, 0.03), MAGDYN_OK);
+    magdyn_world_get(w, 0, &oa);
+    magdyn_world_get(w, 1, &ob);
+    ck_assert_int_eq(l.n, 1);
+    ck_assert_int_eq(l.first.kind, MAGDYN_CONTACT_FACE_FACE);
+    ck_assert_int_eq(l.first.count, 4);
+    /* contact when the gap 0.03 closes at 1.5 m/s: t = 0.02 s */
+    ck_assert_double_eq_tol(l.first.time, 0.02, 1e-9);
+    ck_assert_double_eq_tol(oa.velocity.x, -0.5, 1e-9);
+    ck_assert_double_eq_tol(ob.velocity.x, 1.0, 1e-9);
+    ck_assert_double_le(magdyn_vec3_norm(oa.omega) + magdyn_vec3_norm(ob.omega), 1e-9);
+    magdyn_world_free(w);
+}
+END_TEST
+
+/* A thin fast plate at a thin fixed plate: the step must not pass through. */
+START_TEST(no_tunnelling)
+{
+    log_t l;
+    magdyn_world *w = world_with(&l, 0.5, 0.0, magdyn_v3(0, 0, 0));
+    magdyn_magnet a = block(magdyn_v3(0.01, 0.01, 0.0002), 0.001, magdyn_v3(0, 0, 0.05));
+    magdyn_magnet b = block(magdyn_v3(0.02, 0.02, 0.0002), 0.01, magdyn_v3(0, 0, 0)), o;
+    b.fixed = 1;
+    a.velocity = magdyn_v3(0, 0, -200.0);
+    ck_assert_int_eq(magdyn_world_add(w, &a), 0);
+    ck_assert_int_eq(magdyn_world_add(w, &b), 1);
+    ck_assert_int_eq(magdyn_world_advance(w, 0.01), MAGDYN_OK);
+    magdyn_world_get(w, 0, &o);
+    ck_assert_int_eq(l.n, 1);
+    ck_assert_double_eq_tol(o.velocity.z, 100.0, 1e-6);
+    ck_assert_double_gt(o.position.z, 0.0);
+    magdyn_world_free(w);
+}
+END_TEST
+
+/* Dropped flat from 5 mm onto a fixed plate, gravity on: it bounces, comes
+ * to rest on four points, and stays. */
+START_TEST(drop_flat_rests_on_four_points)
+{
+    log_t l;
+    magdyn_world *w = world_with(&l, 0.5, 0.3, magdyn_v3(0, 0, -9.81));
+    magdyn_magnet base = block(magdyn_v3(0.02, 0.02, 0.005), 0.1, magdyn_v3(0, 0, 0));
+    magdyn_magnet a = block(magdyn_v3(0.01, 0.008, 0.005), 0.02, magdyn_v3(0.002, 0.001, 0.015)), o, o2;
+    magdyn_world_stats st;
+    magdyn_manifold m;
+    magdyn_obb oa, ob;
+    int k;
+    base.fixed = 1;
+    ck_assert_int_eq(magdyn_world_add(w, &base), 0);
+    ck_assert_int_eq(magdyn_world_add(w, &a), 1);
+    ck_assert_int_eq(magdyn_world_advance(w, 0.5), MAGDYN_OK);
+    magdyn_world_get(w, 1, &o);
+    magdyn_world_get_stats(w, &st);
+    ck_assert_int_ge(l.n, 2);              /* it bounced */
+    ck_assert_int_eq(l.bad, 0);
+    ck_assert_int_eq(l.first.kind, MAGDYN_CONTACT_FACE_FACE);
+    ck_assert_int_eq(st.resting_pairs, 1);
+    ck_assert_double_le(speed_of(&o), 1e-9);
+    ck_assert_double_eq_tol(o.position.z, 0.010, 1e-6);   /* touching: gap < 1 um, no sinking */
+    ck_assert_double_ge(gap_of(&o, &base), -1e-9);
+    ck_assert_double_le(tilt_deg(&o, &base), 1e-3);
+    oa = (magdyn_obb){o.position, o.orientation, o.half};
+    ob = (magdyn_obb){base.position, base.orientation, base.half};
+    ck_assert_int_eq(magdyn_obb_manifold(&oa, &ob, 1e-6, &m), 4);
+    for (k = 0; k < 4; k++) ck_assert_double_le(fabs(m.depth[k]), 1e-6);
+    /* and stays there */
+    ck_assert_int_eq(magdyn_world_advance(w, 2.0), MAGDYN_OK);
+    magdyn_world_get(w, 1, &o2);
+    ck_assert_double_le(magdyn_vec3_dist(o.position, o2.position), 1e-12);
+    ck_assert_double_le(speed_of(&o2), 1e-9);
+    magdyn_world_free(w);
+}
+END_TEST
+
+/* Dropped tilted by 20 degrees: it lands on an edge and rocks to rest flat. */
+START_TEST(tilted_lands_on_edge_rocks_flat)
+{
+    log_t l;
+    magdyn_world *w = world_with(&l, 0.5, 0.3, magdyn_v3(0, 0, -9.81));
+    magdyn_magnet base = block(magdyn_v3(0.03, 0.03, 0.005), 0.1, magdyn_v3(0, 0, 0));
+    magdyn_magnet a = block(magdyn_v3(0.01, 0.008, 0.004), 0.02, magdyn_v3(0, 0, 0.025)), o;
+    base.fixed = 1;
+    a.orientation = magdyn_quat_from_axis_angle(magdyn_v3(1, 0, 0), 20 * MAGDYN_PI / 180);
+    ck_assert_int_eq(magdyn_world_add(w, &base), 0);
+    ck_assert_int_eq(magdyn_world_add(w, &a), 1);
+    ck_assert_int_eq(magdyn_world_advance(w, 1.0), MAGDYN_OK);
+    magdyn_world_get(w, 1, &o);
+    ck_assert_int_eq(l.bad, 0);
+    /* the face of the base (i = 0) meets an edge of the box (j = 1) */
+    ck_assert_int_eq(l.first.kind, MAGDYN_CONTACT_FACE_EDGE);
+    ck_assert_int_eq(l.first.count, 2);
+    ck_assert_double_le(tilt_deg(&o, &base), 0.1);
+    ck_assert_double_le(speed_of(&o), 1e-9);
+    ck_assert_double_le(fabs(gap_of(&o, &base)), 1e-6);
+    ck_assert_double_eq_tol(o.position.z, 0.009, 1e-6);
+    magdyn_world_free(w);
+}
+END_TEST
+
+/*
+ * Seed 000's snap: two N42 NdFeB blocks 20 x 10 x 5 mm (Br 1.3 T, 7.5 g),
+ * magnetised along 5 mm; one held, the other released 50 mm above and 10 mm
+ * aside, turned 60 degrees.  Point dipoles (the seed's model).
+ */
+START_TEST(snap_ends_flush_touching_at_rest)
+{
+    log_t l;
+    magdyn_world *w = world_with(&l, 0.5, 0.3, magdyn_v3(0, 0, 0));
+    double mom = 1.3 * 0.02 * 0.01 * 0.005 / MAGDYN_MU0, e0;
+    magdyn_magnet a = block(magdyn_v3(0.01, 0.005, 0.0025), 7.5e-3, magdyn_v3(0, 0, 0)), b, oa, ob;
+    magdyn_world_stats st;
+    a.moment = magdyn_v3(0, 0, mom);
+    a.fixed = 1;
+    b = a;
+    b.fixed = 0;
+    b.position = magdyn_v3(0.01, 0, 0.05);
+    b.orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 1, 0), 60 * MAGDYN_PI / 180);
+    ck_assert_int_eq(magdyn_world_add(w, &a), 0);
+    ck_assert_int_eq(magdyn_world_add(w, &b), 1);
+    e0 = magdyn_world_energy(w);
+    ck_assert_int_eq(magdyn_world_advance(w, 0.3), MAGDYN_OK);
+    magdyn_world_get(w, 0, &oa);
+    magdyn_world_get(w, 1, &ob);
+    magdyn_world_get_stats(w, &st);
+    ck_assert_int_eq(l.bad, 0);
+    ck_assert_double_gt(l.first.time, 0.01);     /* snaps in tens of ms */
+    ck_assert_double_lt(l.first.time, 0.1);
+    ck_assert_msg(tilt_deg(&ob, &oa) < 0.1, "tilt %g deg", tilt_deg(&ob, &oa));
+    ck_assert_double_le(fabs(gap_of(&ob, &oa)), 1e-6);
+    ck_assert_double_ge(gap_of(&ob, &oa), -1e-9);
+    ck_assert_double_le(speed_of(&ob), 1e-9);
+    ck_assert_int_eq(st.resting_pairs, 1);
+    ck_assert_double_lt(magdyn_world_energy(w), e0);   /* the collisions dissipated */
+    ck_assert_double_eq_tol(ob.position.z, 0.005, 1e-6);  /* on top, face to face */
+    magdyn_world_free(w);
+}
+END_TEST
+
+/* Four small magnets at random (one held) clump together: no call fails,
+ * no pair overlaps by more than contact_margin at any millisecond. */
+START_TEST(cluster_never_overlaps)
+{
+    test_rng r = {20261202};
+    magdyn_world *w = magdyn_world_new(NULL);
+    double vol = 0.01 * 0.005 * 0.0025, worst = 0.0;
+    int added = 0, tries, i, j, k;
+    for (tries = 0; added < 4 && tries < 1000; tries++) {
+        magdyn_magnet m;
+        memset(&m, 0, sizeof m);
+        m.half = magdyn_v3(0.005, 0.0025, 0.00125);
+        m.mass = 7500 * vol;
+        m.moment = magdyn_v3(0, 0, 1.3 * vol / MAGDYN_MU0);
+        m.orientation = test_rng_quat(&r);
+        m.position = test_rng_vec3(&r, -0.02, 0.02);
+        m.fixed = added == 0;
+        if (magdyn_world_add(w, &m) >= 0) added++;
+    }
+    ck_assert_int_eq(added, 4);
+    for (k = 1; k <= (int)test_count(30) && k <= 30; k++) {
+        ck_assert_int_eq(magdyn_world_advance(w, 1e-3 * k), MAGDYN_OK);
+        for (i = 0; i < 4; i++)
+            for (j = i + 1; j < 4; j++) {
+                magdyn_magnet a, b;
+                magdyn_world_get(w, i, &a);
+                magdyn_world_get(w, j, &b);
+                worst = fmax(worst, -gap_of(&a, &b));
+            }
+    }
+    ck_assert_msg(worst < 1e-6, "overlap %g m", worst);
+    magdyn_world_free(w);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("world_contact");
+    TCase *tc = tcase_create("contact");
+    SRunner *sr;
+    int nf;
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, throws_conserve);
+    tcase_add_test(tc, elastic_head_on_swaps);
+    tcase_add_test(tc, no_tunnelling);
+    tcase_add_test(tc, drop_flat_rests_on_four_points);
+    tcase_add_test(tc, tilted_lands_on_edge_rocks_flat);
+    tcase_add_test(tc, snap_ends_flush_touching_at_rest);
+    tcase_add_test(tc, cluster_never_overlaps);
+    suite_add_tcase(s, tc);
+    sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    nf = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return nf == 0 ? 0 : 1;
+}
