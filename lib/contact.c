@@ -285,13 +285,17 @@ int magdyn_obb_manifold(const magdyn_obb *a, const magdyn_obb *b, double margin,
     obb_pair P;
     obb_sat r = {0.0, 0, {0.0, 0.0, 0.0}, 0, 0.0};
     double n[3];
+    int valid;
     if (!out) out = &scratch;
     out->count = 0;
     out->kind = MAGDYN_CONTACT_FACE_FACE;
     out->normal = magdyn_v3(0.0, 0.0, 0.0);
     if (!a || !b || obb_spheres_apart(a, b, margin)) return 0;   /* (bad input gives 0 too) */
-    if (!(obb_pair_of(a, b, &P) & (margin >= 0.0) & (margin <= DBL_MAX))) return 0;
-    if (!obb_sat_core(&P, margin, 1, &r)) return 0;
+    /* bad input gives 0 whatever the axes say, so validity is needed only
+     * when they leave the boxes within the margin (the core only adds,
+     * multiplies, compares and takes roots of sums of squares) */
+    valid = obb_pair_of(a, b, &P) & (margin >= 0.0) & (margin <= DBL_MAX);
+    if (!obb_sat_core(&P, margin, 1, &r) || !valid) return 0;
     obb_pair_to_inertial(&P, r.nl, n);
     out->normal = magdyn_v3(n[0], n[1], n[2]);
     if (r.axis < 3) return face_contact(&P, 1, r.axis, face_sigma(&P, r.axis), margin, a, out);
