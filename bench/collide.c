@@ -7,12 +7,17 @@
  *
  * Boxes: half extents uniform in [0.1, 1] m, uniformly random orientations,
  * centres uniform in [-1.3, 1.3]^3 m (about a third of the pairs overlap).
- * Two runs: "cached", 10^6 random pairs drawn from a pool of 2048 boxes
+ * Two runs: "cached", 10^6 (or argv[1]) random pairs drawn from a pool of 2048 boxes
  * (the working set of a stepper, in cache: measures computation), and
  * "streaming", 10^6 pairs of 2 x 10^6 distinct boxes (160 MB for libmagdyn,
  * 320 MB for ODE: mostly measures memory).  ODE is given its rotation
  * matrices ready made (converted before timing), while libmagdyn converts
- * its quaternions and validates its input on every call.
+ * its quaternions and validates its input on every call; a second ODE
+ * timing converts quaternions with dQtoR in the loop too.  Each of 7
+ * repetitions times every loop back to back; times are medians, ratios
+ * medians of the per-repetition ratios (the machine may be shared).  For
+ * deterministic instruction counts run a smaller set under callgrind:
+ *     valgrind --tool=callgrind bench/.libs/collide 20000
  */
 #include "config.h"
 #include <stdio.h>
@@ -25,8 +30,11 @@
 #include <ode/ode.h>
 #endif
 
-#define NPAIRS 1000000
-#define REPEAT 5
+#define REPEAT 7
+
+/* pairs per run: 10^6, or the first argument (e.g. 20000 under
+ * valgrind --tool=callgrind, for instruction counts) */
+static long NPAIRS = 1000000;
 
 static uint64_t rng_state = 0x0DE0DE0DE0ULL;
 static double rnd(void)
@@ -61,18 +69,36 @@ static magdyn_obb *P;          /* the pool */
 static int *IA, *IB;           /* pair k is P[IA[k]], P[IB[k]] */
 static volatile double sink;
 
-#define TIME_LOOP(result, ...)                                               \
+/* the median of REPEAT runs (the machine may be shared) */
+static double median(double *t, int n)
+{
+    int i, j;
+    for (i = 1; i < n; i++)
+        for (j = i; j > 0 && t[j] < t[j - 1]; j--) {
+            double x = t[j]; t[j] = t[j - 1]; t[j - 1] = x;
+        }
+    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+/* One timed pass over the pairs [ns/pair] (processor time). */
+#define TIME_PASS(result, ...)                                               \
     do {                                                                    \
-        int rep_; double best_ = INFINITY;                                  \
-        for (rep_ = 0; rep_ < REPEAT; rep_++) {                             \
-            double t0_ = now(), acc_ = 0.0; long i;                         \
-            for (i = 0; i < NPAIRS; i++) { __VA_ARGS__ }                         \
-            t0_ = now() - t0_;                                              \
-            sink = acc_;                                                    \
-            if (t0_ < best_) best_ = t0_;                                   \
-        }                                                                   \
-        (result) = best_ / NPAIRS * 1e9;                                    \
+        double t0_ = now(), acc_ = 0.0; long i;                             \
+        for (i = 0; i < NPAIRS; i++) { __VA_ARGS__ }                        \
+        sink = acc_;                                                        \
+        (result) = (now() - t0_) / (double)NPAIRS * 1e9;                    \
     } while (0)
+
+/* the median over the repetitions of x[r] / y[r]: each repetition times
+ * every loop back to back, so a ratio compares loops run within a second of
+ * each other, which load from other processes disturbs less */
+static double median_ratio(const double *x, const double *y)
+{
+    double q[REPEAT];
+    int r;
+    for (r = 0; r < REPEAT; r++) q[r] = x[r] / y[r];
+    return median(q, REPEAT);
+}
 
 #ifdef HAVE_ODE
 typedef struct { dVector3 p, side; dMatrix3 R; dQuaternion q; } ode_box;
@@ -92,47 +118,59 @@ static void to_ode(const magdyn_obb *b, ode_box *o)
 }
 #endif
 
+enum { T_FLAG, T_FULL, T_MAN, T_TOUCH, T_BOXBOX, T_TOUCH_Q, T_BOXBOX_Q, T_N };
+
 static void run(const char *label)
 {
     long i, overlaps = 0;
-    double t_sat_full, t_sat_flag, t_man;
+    double ts[T_N][REPEAT] = {{0.0}}, med[T_N], t_sat_flag, t_sat_full, t_man;
+    int r, k;
 #define A_ P[IA[i]]
 #define B_ P[IB[i]]
-    for (i = 0; i < NPAIRS; i++) overlaps += magdyn_obb_sat(&A_, &B_, NULL);
-    printf("%s: %d random box pairs, %ld overlapping (%.1f%%), best of %d runs\n",
-           label, NPAIRS, overlaps, 100.0 * overlaps / NPAIRS, REPEAT);
-
-    TIME_LOOP(t_sat_flag, acc_ += magdyn_obb_sat(&A_, &B_, NULL););
-    TIME_LOOP(t_sat_full, { magdyn_sat_result r; magdyn_obb_sat(&A_, &B_, &r); acc_ += r.separation; });
-    TIME_LOOP(t_man, { magdyn_manifold m; acc_ += magdyn_obb_manifold(&A_, &B_, 0.0, &m); });
-    printf("  magdyn_obb_sat, overlap flag only (out = NULL): %6.1f ns/pair\n", t_sat_flag);
-    printf("  magdyn_obb_sat, separation and normal:          %6.1f ns/pair\n", t_sat_full);
-#ifdef HAVE_ODE
 #define OA_ OP[IA[i]]
 #define OB_ OP[IB[i]]
-    {
-        double t_touch, t_boxbox, t_touch_q, t_boxbox_q;
-        long agree_flag = 0, agree_count = 0, both = 0, agree_normal = 0, agree_depth = 0;
-        long pts_ours = 0, pts_ode = 0, ode_deeper = 0;
-        TIME_LOOP(t_touch, acc_ += dBoxTouchesBox(OA_.p, OA_.R, OA_.side, OB_.p, OB_.R, OB_.side););
-        TIME_LOOP(t_boxbox, {
+    for (i = 0; i < NPAIRS; i++) overlaps += magdyn_obb_sat(&A_, &B_, NULL);
+    printf("%s: %ld random box pairs, %ld overlapping (%.1f%%), median of %d runs\n",
+           label, NPAIRS, overlaps, 100.0 * overlaps / NPAIRS, REPEAT);
+
+    for (r = 0; r < REPEAT; r++) {
+        TIME_PASS(ts[T_FLAG][r], acc_ += magdyn_obb_sat(&A_, &B_, NULL););
+        TIME_PASS(ts[T_FULL][r], { magdyn_sat_result s_; magdyn_obb_sat(&A_, &B_, &s_); acc_ += s_.separation; });
+        TIME_PASS(ts[T_MAN][r], { magdyn_manifold m_; acc_ += magdyn_obb_manifold(&A_, &B_, 0.0, &m_); });
+#ifdef HAVE_ODE
+        TIME_PASS(ts[T_TOUCH][r], acc_ += dBoxTouchesBox(OA_.p, OA_.R, OA_.side, OB_.p, OB_.R, OB_.side););
+        TIME_PASS(ts[T_BOXBOX][r], {
             dContactGeom c[8]; dVector3 n; dReal depth; int code;
             acc_ += dBoxBox(OA_.p, OA_.R, OA_.side, OB_.p, OB_.R, OB_.side, n, &depth, &code,
                             8, c, (int)sizeof(dContactGeom));
         });
         /* the same with ODE converting the quaternions too, as libmagdyn does */
-        TIME_LOOP(t_touch_q, {
+        TIME_PASS(ts[T_TOUCH_Q][r], {
             dMatrix3 Ra, Rb;
             dQtoR(OA_.q, Ra); dQtoR(OB_.q, Rb);
             acc_ += dBoxTouchesBox(OA_.p, Ra, OA_.side, OB_.p, Rb, OB_.side);
         });
-        TIME_LOOP(t_boxbox_q, {
+        TIME_PASS(ts[T_BOXBOX_Q][r], {
             dContactGeom c[8]; dVector3 n; dReal depth; int code;
             dMatrix3 Ra, Rb;
             dQtoR(OA_.q, Ra); dQtoR(OB_.q, Rb);
             acc_ += dBoxBox(OA_.p, Ra, OA_.side, OB_.p, Rb, OB_.side, n, &depth, &code,
                             8, c, (int)sizeof(dContactGeom));
         });
+#endif
+    }
+    for (k = 0; k < T_N; k++) {
+        double tmp[REPEAT];
+        for (r = 0; r < REPEAT; r++) tmp[r] = ts[k][r];
+        med[k] = median(tmp, REPEAT);
+    }
+    t_sat_flag = med[T_FLAG]; t_sat_full = med[T_FULL]; t_man = med[T_MAN];
+    printf("  magdyn_obb_sat, overlap flag only (out = NULL): %6.1f ns/pair\n", t_sat_flag);
+    printf("  magdyn_obb_sat, separation and normal:          %6.1f ns/pair\n", t_sat_full);
+#ifdef HAVE_ODE
+    {
+        long agree_flag = 0, agree_count = 0, both = 0, agree_normal = 0, agree_depth = 0;
+        long pts_ours = 0, pts_ode = 0, ode_deeper = 0;
         /* the answers */
         for (i = 0; i < NPAIRS; i++) {
             dContactGeom c[8]; dVector3 n; dReal depth; int code;
@@ -158,14 +196,16 @@ static void run(const char *label)
             }
         }
         printf("  ODE dBoxTouchesBox:                             %6.1f ns/pair   (ratio flag %.2f, full %.2f)\n",
-               t_touch, t_sat_flag / t_touch, t_sat_full / t_touch);
+               med[T_TOUCH], median_ratio(ts[T_FLAG], ts[T_TOUCH]), median_ratio(ts[T_FULL], ts[T_TOUCH]));
         printf("  magdyn_obb_manifold (margin 0):                 %6.1f ns/pair\n", t_man);
-        printf("  ODE dBoxBox (8 contacts):                       %6.1f ns/pair   (ratio %.2f)\n", t_boxbox,
-               t_man / t_boxbox);
+        printf("  ODE dBoxBox (8 contacts):                       %6.1f ns/pair   (ratio %.2f)\n", med[T_BOXBOX],
+               median_ratio(ts[T_MAN], ts[T_BOXBOX]));
         printf("  ODE with dQtoR for both boxes in the loop:      %6.1f ns/pair dBoxTouchesBox (ratio flag %.2f),\n"
                "                                                 %6.1f ns/pair dBoxBox (ratio %.2f)\n",
-               t_touch_q, t_sat_flag / t_touch_q, t_boxbox_q, t_man / t_boxbox_q);
-        printf("  answers: overlap flag agrees on %ld of %d pairs; contact yes/no agrees on %ld;\n"
+               med[T_TOUCH_Q], median_ratio(ts[T_FLAG], ts[T_TOUCH_Q]), med[T_BOXBOX_Q],
+               median_ratio(ts[T_MAN], ts[T_BOXBOX_Q]));
+        printf("  (ratios: medians over the runs of libmagdyn / ODE within each run)\n");
+        printf("  answers: overlap flag agrees on %ld of %ld pairs; contact yes/no agrees on %ld;\n"
                "    of %ld pairs both touch: same normal (1e-9) %ld, same penetration (1e-9 m) %ld,\n"
                "    ODE's penetration larger than libmagdyn's minimum %ld (its face bias);\n"
                "    points per contact: libmagdyn %.2f (at most 4), ODE %.2f\n",
@@ -203,10 +243,12 @@ static int setup(long npool, int stream)
     return 1;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    IA = malloc(NPAIRS * sizeof *IA);
-    IB = malloc(NPAIRS * sizeof *IB);
+    if (argc > 1) NPAIRS = strtol(argv[1], NULL, 10);
+    if (NPAIRS < 1 || NPAIRS > 100000000) { fprintf(stderr, "usage: %s [pairs]\n", argv[0]); return 2; }
+    IA = malloc((size_t)NPAIRS * sizeof *IA);
+    IB = malloc((size_t)NPAIRS * sizeof *IB);
 #ifdef HAVE_ODE
     dInitODE2(0);
 #endif

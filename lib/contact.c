@@ -59,8 +59,12 @@ static void reduce4(double (*p)[3], const double *depth, int n, int *idx)
     int deep = 0, i, j, k, l, q[4] = {0, 1, 2, 3};
     for (i = 1; i < n; i++)
         if (depth[i] > depth[deep]) deep = i;
+    /* (x - y = -(y - x) exactly, so half the products suffice) */
     for (i = 0; i < n; i++)
-        for (j = 0; j < n; j++) cr[i][j] = p[i][0] * p[j][1] - p[j][0] * p[i][1];
+        for (j = i + 1; j < n; j++) {
+            cr[i][j] = p[i][0] * p[j][1] - p[j][0] * p[i][1];
+            cr[j][i] = -cr[i][j];
+        }
     for (j = 0; j < n; j++)
         for (k = j + 1; k < n; k++)
             for (l = k + 1; l < n; l++) {
@@ -98,8 +102,13 @@ static int face_contact(const obb_pair *P, int ref_is_a, int r, double sigma, do
     int idx[8];
 
     /* ax[k] = incident axis k in R's frame; d0 = centre_I - centre_R there */
-    for (k = 0; k < 3; k++)
-        for (i = 0; i < 3; i++) ax[k][i] = ref_is_a ? P->C[i][k] : P->C[k][i];
+    if (ref_is_a) {
+        for (k = 0; k < 3; k++)
+            for (i = 0; i < 3; i++) ax[k][i] = P->C[i][k];
+    } else {
+        for (k = 0; k < 3; k++)
+            for (i = 0; i < 3; i++) ax[k][i] = P->C[k][i];
+    }
     if (ref_is_a) {
         d0[0] = -P->ta[0]; d0[1] = -P->ta[1]; d0[2] = -P->ta[2];
     } else {
@@ -127,11 +136,34 @@ static int face_contact(const obb_pair *P, int ref_is_a, int r, double sigma, do
     }
     /* a hair of slack so that coincident edges do not split into pairs */
     tol = 1e-12 * (hu + hv + hr + hI[0] + hI[1] + hI[2]);
-    n = clip_side(poly, 4, tmp, 0, 1.0, hu, tol);
-    n = clip_side(tmp, n, poly, 0, -1.0, hu, tol);
-    n = clip_side(poly, n, tmp, 1, 1.0, hv, tol);
-    n = clip_side(tmp, n, poly, 1, -1.0, hv, tol);
+    /* a side the polygon lies within (to the slack) leaves it unchanged:
+     * skip it (small incident faces often need no clipping at all).  Until
+     * the first clip the polygon is the parallelogram c +- e1 +- e2, whose
+     * vertices lie within |e1| + |e2| of c up to 2 roundings; after it the
+     * vertices are searched. */
     cur = poly;
+    n = 4;
+    {
+        double (*spare)[3] = tmp, (*t)[3];
+        double ext[2], mag;
+        int side, clipped = 0;
+        ext[0] = fabs(e1[0]) + fabs(e2[0]);
+        ext[1] = fabs(e1[1]) + fabs(e2[1]);
+        for (side = 0; side < 4; side++) {
+            int cc = side >> 1;
+            double sgn = side & 1 ? -1.0 : 1.0, h = cc ? hv : hu, lim = h + tol, mx = -INFINITY;
+            if (!clipped) {
+                mag = fabs(c[cc]) + ext[cc];
+                if (sgn * c[cc] + ext[cc] + 8.0 * DBL_EPSILON * mag <= lim) continue;
+            } else {
+                for (i = 0; i < n; i++) mx = sgn * cur[i][cc] > mx ? sgn * cur[i][cc] : mx;
+                if (mx <= lim) continue;
+            }
+            clipped = 1;
+            n = clip_side(cur, n, spare, cc, sgn, h, tol);
+            t = cur; cur = spare; spare = t;
+        }
+    }
 
     kept = 0;
     for (i = 0; i < n; i++) {
@@ -172,33 +204,37 @@ static int face_contact(const obb_pair *P, int ref_is_a, int r, double sigma, do
 static double clampd(double x, double lo, double hi)
 { return x < lo ? lo : x > hi ? hi : x; }
 
-static int edge_contact(const obb_frame *A, const obb_frame *B, int i, int j, const double *n,
+/*
+ * Edge contact of edge direction i of a with edge direction j of b, worked
+ * in a's frame, where a's axes are e_0..e_2, b's axis k is column k of C and
+ * b's centre is -ta (no rotation matrices needed); nl is the unit normal
+ * from b towards a in that frame, and only the contact point goes back to
+ * the inertial frame.
+ */
+static int edge_contact(const obb_pair *P, const magdyn_obb *a, int i, int j, const double *nl,
                         int depth_only_if_inside, magdyn_manifold *out)
 {
-    double pa[3], pb[3], r[3], qa[3], qb[3], bb, cc, ff, den, s, t, ha = A->h[i], hb = B->h[j];
-    const double *da = A->ax[i], *db = B->ax[j];
-    int k, q;
+    double pa[3] = {0.0, 0.0, 0.0}, pb[3], r[3], qa[3], qb[3], db[3], mid[3], pt[3];
+    double bb, cc, ff, den, s, t, ha = P->ha[i], hb = P->hb[j];
+    int k, q, i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
 
     /* the edge of a furthest along -n and the edge of b furthest along +n */
-    for (q = 0; q < 3; q++) { pa[q] = A->c[q]; pb[q] = B->c[q]; }
+    for (q = 0; q < 3; q++) {
+        pb[q] = -P->ta[q];
+        db[q] = P->C[q][j];
+    }
     for (k = 0; k < 3; k++) {
-        double sa = obb_dot(n, A->ax[k]) > 0.0 ? -A->h[k] : A->h[k];
-        double sb = obb_dot(n, B->ax[k]) > 0.0 ? B->h[k] : -B->h[k];
-        if (k != i) for (q = 0; q < 3; q++) pa[q] += sa * A->ax[k][q];
-        if (k != j) for (q = 0; q < 3; q++) pb[q] += sb * B->ax[k][q];
+        double nb = nl[0] * P->C[0][k] + nl[1] * P->C[1][k] + nl[2] * P->C[2][k];
+        double sb = nb > 0.0 ? P->hb[k] : -P->hb[k];
+        if (k != i) pa[k] = nl[k] > 0.0 ? -P->ha[k] : P->ha[k];
+        if (k != j) for (q = 0; q < 3; q++) pb[q] += sb * P->C[q][k];
     }
-    /* minimise |r + s da - t db|^2 over |s| <= ha, |t| <= hb */
+    /* minimise |r + s e_i - t db|^2 over |s| <= ha, |t| <= hb */
     for (q = 0; q < 3; q++) r[q] = pa[q] - pb[q];
-    bb = obb_dot(da, db);
-    cc = obb_dot(da, r);
+    bb = db[i];
+    cc = r[i];
     ff = obb_dot(db, r);
-    {
-        double x[3];
-        x[0] = da[1] * db[2] - da[2] * db[1];
-        x[1] = da[2] * db[0] - da[0] * db[2];
-        x[2] = da[0] * db[1] - da[1] * db[0];
-        den = obb_dot(x, x);            /* 1 - bb^2 without cancellation */
-    }
+    den = db[i1] * db[i1] + db[i2] * db[i2];   /* |e_i x db|^2 = 1 - bb^2 without cancellation */
     if (den > 1e-24) {
         s = (bb * ff - cc) / den;
         /* the lines' closest points outside the edges while the boxes
@@ -218,11 +254,14 @@ static int edge_contact(const obb_frame *A, const obb_frame *B, int i, int j, co
     t = clampd(ff + s * bb, -hb, hb);
     s = clampd(t * bb - cc, -ha, ha);
     for (q = 0; q < 3; q++) {
-        qa[q] = pa[q] + s * da[q];
+        qa[q] = pa[q];
         qb[q] = pb[q] + t * db[q];
     }
-    out->point[0] = magdyn_v3(0.5 * (qa[0] + qb[0]), 0.5 * (qa[1] + qb[1]), 0.5 * (qa[2] + qb[2]));
-    out->depth[0] = (qb[0] - qa[0]) * n[0] + (qb[1] - qa[1]) * n[1] + (qb[2] - qa[2]) * n[2];
+    qa[i] += s;
+    for (q = 0; q < 3; q++) mid[q] = 0.5 * (qa[q] + qb[q]);
+    obb_pair_to_inertial(P, mid, pt);
+    out->point[0] = magdyn_v3(a->center.x + pt[0], a->center.y + pt[1], a->center.z + pt[2]);
+    out->depth[0] = (qb[0] - qa[0]) * nl[0] + (qb[1] - qa[1]) * nl[1] + (qb[2] - qa[2]) * nl[2];
     out->count = 1;
     out->kind = MAGDYN_CONTACT_EDGE_EDGE;
     return 1;
@@ -244,23 +283,24 @@ int magdyn_obb_manifold(const magdyn_obb *a, const magdyn_obb *b, double margin,
 {
     magdyn_manifold scratch;
     obb_pair P;
-    obb_frame A, B;
     obb_sat r = {0.0, 0, {0.0, 0.0, 0.0}, 0, 0.0};
     double n[3];
+    int valid;
     if (!out) out = &scratch;
     out->count = 0;
     out->kind = MAGDYN_CONTACT_FACE_FACE;
     out->normal = magdyn_v3(0.0, 0.0, 0.0);
     if (!a || !b || obb_spheres_apart(a, b, margin)) return 0;   /* (bad input gives 0 too) */
-    if (!(obb_pair_of(a, b, &P) & (margin >= 0.0) & (margin <= DBL_MAX))) return 0;
-    if (!obb_sat_core(&P, margin, 1, &r)) return 0;
+    /* bad input gives 0 whatever the axes say, so validity is needed only
+     * when they leave the boxes within the margin (the core only adds,
+     * multiplies, compares and takes roots of sums of squares) */
+    valid = obb_pair_of(a, b, &P) & (margin >= 0.0) & (margin <= DBL_MAX);
+    if (!obb_sat_core(&P, margin, 1, &r) || !valid) return 0;
     obb_pair_to_inertial(&P, r.nl, n);
     out->normal = magdyn_v3(n[0], n[1], n[2]);
     if (r.axis < 3) return face_contact(&P, 1, r.axis, face_sigma(&P, r.axis), margin, a, out);
     if (r.axis < 6) return face_contact(&P, 0, r.axis - 3, face_sigma(&P, r.axis), margin, b, out);
-    obb_frame_of(a, &A);
-    obb_frame_of(b, &B);
-    if (edge_contact(&A, &B, (r.axis - 6) / 3, (r.axis - 6) % 3, n, r.sep <= 0.0, out)) {
+    if (edge_contact(&P, a, (r.axis - 6) / 3, (r.axis - 6) % 3, r.nl, r.sep <= 0.0, out)) {
         /* (a blended near-parallel axis may understate the edges' gap) */
         if (out->depth[0] >= -margin) return 1;
         out->count = 0;

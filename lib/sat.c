@@ -47,10 +47,15 @@ static SAT_NOINLINE int sat_flag(const magdyn_obb *a, const magdyn_obb *b)
 {
     obb_pair P;
     obb_sat r;
+    int valid;
     /* (bad input far apart also gives 0, as it must) */
     if (obb_spheres_apart(a, b, 0.0)) return 0;
-    if (!obb_pair_of(a, b, &P)) return -1;
-    return obb_sat_core(&P, 0.0, 0, &r);
+    /* bad input gives 0 whatever the axes say (NaN compares false, and the
+     * core only adds, multiplies and compares), so validity is needed only
+     * for the overlapping answer */
+    valid = obb_pair_of(a, b, &P);
+    if (!obb_sat_core(&P, 0.0, 0, &r)) return 0;
+    return valid ? 1 : -1;
 }
 
 static SAT_NOINLINE int sat_full(const magdyn_obb *a, const magdyn_obb *b, magdyn_sat_result *out)

@@ -378,6 +378,32 @@ START_TEST(bad_input)
     bad.half.z = NAN;
     REQUIRE((magdyn_obb_check(&bad)) == (MAGDYN_ENONFINITE));
     REQUIRE((magdyn_obb_sat(&good, &bad, &s)) == (0));
+    /* the overlap-only path (out = NULL) decides the axes before it looks
+     * at validity: every bad box overlapping a good one still gives 0, in
+     * either order, and so does the manifold */
+    {
+        magdyn_obb bads[10];
+        int k, nb = 0;
+        magdyn_manifold m;
+        bads[nb] = good; bads[nb++].center.y = NAN;
+        bads[nb] = good; bads[nb++].center.x = INFINITY;
+        bads[nb] = good; bads[nb++].orientation = magdyn_q(1.1, 0, 0, 0);
+        bads[nb] = good; bads[nb++].orientation = magdyn_q(0, 0, 0, 0);
+        bads[nb] = good; bads[nb++].orientation = magdyn_q(NAN, 0, 0, 0);
+        bads[nb] = good; bads[nb++].half.z = -1;
+        bads[nb] = good; bads[nb++].half.z = 0;
+        bads[nb] = good; bads[nb++].half.z = NAN;
+        bads[nb] = good; bads[nb++].half.x = INFINITY;
+        bads[nb] = good; bads[nb++].orientation = magdyn_q(0.6, 0.8, 0.1, 0);
+        for (k = 0; k < nb; k++) {
+            REQUIRE_MSG(magdyn_obb_check(&bads[k]) != MAGDYN_OK, "bad box %d", k);
+            REQUIRE_MSG(magdyn_obb_sat(&good, &bads[k], NULL) == 0, "bad box %d, flag", k);
+            REQUIRE_MSG(magdyn_obb_sat(&bads[k], &good, NULL) == 0, "bad box %d, flag swapped", k);
+            REQUIRE_MSG(magdyn_obb_manifold(&good, &bads[k], 0.0, &m) == 0 && m.count == 0, "bad box %d, manifold", k);
+            REQUIRE_MSG(magdyn_obb_manifold(&bads[k], &good, 0.1, &m) == 0 && m.count == 0,
+                        "bad box %d, manifold swapped", k);
+        }
+    }
     /* checked variant and aabb leave outputs untouched on failure */
     s.separation = 42;
     REQUIRE((magdyn_obb_sat_checked(&good, &bad, &s)) == (MAGDYN_ENONFINITE));
