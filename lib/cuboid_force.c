@@ -97,7 +97,7 @@ static void integrand(const problem *pb, int f, double s, double t, double out[6
     int ax = f / 2, a1 = (ax + 1) % 3, a2 = (ax + 2) % 3;
     double h1 = comp(pb->half_d, a1), h2 = comp(pb->half_d, a2);
     double sign = (f & 1) ? -1.0 : 1.0, w = h1 * h2;
-    magdyn_vec3 r, rs, b, g, tq;
+    magdyn_vec3 r = {0.0, 0.0, 0.0}, rs, b, g, tq;  /* r: every component set below; gcc -O3 cannot see it */
     set_comp(&r, ax, sign * (comp(pb->half_d, ax) - pb->nudge));
     set_comp(&r, a1, h1 * s);
     set_comp(&r, a2, h2 * t);
