@@ -106,6 +106,10 @@ void magdyn_world_free(magdyn_world *w)
     free(w->moved);
     free(w->act);
     free(w->con);
+    free(w->obb);
+    free(w->b0);
+    free(w->act0);
+    free(w->bp);
     free(w);
 }
 
@@ -136,6 +140,8 @@ static magdyn_status reserve(magdyn_world *w, int cap)
     GROW(mi, (size_t)cap);
     GROW(bt, (size_t)cap);
     GROW(moved, (size_t)cap);
+    GROW(obb, (size_t)cap);
+    GROW(b0, (size_t)cap);
 #undef GROW
     w->cap = cap;
     return MAGDYN_OK;

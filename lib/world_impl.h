@@ -10,6 +10,7 @@
 #include <magdyn/body.h>
 #include <magdyn/impulse.h>
 #include <magdyn/dipole.h>
+#include <magdyn/sat.h>
 
 /* State doubles per magnet: x[3], v[3], q[4] (w,x,y,z), omega_body[3]. */
 #define MAGDYN_WORLD_NS 13
@@ -31,10 +32,15 @@ struct magdyn_world {
     magdyn_vec3 *F, *T, *pos, *mi;     /* force scratch, inertial */
     magdyn_wi_pair *act;       /* pairs in resting contact */
     int nact, capact;
+    magdyn_wi_pair *act0;      /* act before the step now taken (capact too) */
+    magdyn_body *b0;           /* b before the step now taken: a failing step is undone */
     magdyn_body *bt;           /* scratch copies of the bodies */
     unsigned char *moved;      /* scratch flags */
     magdyn_contact *con;       /* contact scratch for the solver */
     int capcon;
+    magdyn_obb *obb;           /* broad-phase boxes, one per magnet */
+    int *bp;                   /* broad-phase pairs: bp[2k], bp[2k+1] */
+    int capbp;                 /* pairs bp can hold */
     double hc;                 /* contact-mode step */
     double lmin;               /* smallest half extent [m] */
     int touch_checked;         /* resting contacts of the initial state found */

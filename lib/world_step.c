@@ -168,12 +168,39 @@ static double point_speed(const magdyn_body *b)
     return b->fixed ? 0.0 : magdyn_vec3_norm(b->velocity) + magdyn_vec3_norm(b->omega) * radius(b);
 }
 
-/* Broad phase: bounding spheres within extra [m] of touching. */
-static int near(const magdyn_body *a, const magdyn_body *b, double extra)
+/*
+ * Broad phase (magdyn_broadphase_pairs, sweep and prune): the pairs of
+ * bodies bb[0..n-1] whose boxes may be within margin [m], fixed pairs left
+ * out, into w->bp[0 .. 2 *np - 1] sorted by (i, j).  The buffer grows to the
+ * count the broad phase reports; on MAGDYN_ENOMEM nothing else changes.
+ */
+static magdyn_status broad(magdyn_world *w, const magdyn_body *bb, double margin, int *np)
 {
-    double r = radius(a) + radius(b) + extra;
-    if (a->fixed && b->fixed) return 0;
-    return magdyn_vec3_norm2(magdyn_vec3_sub(a->position, b->position)) <= r * r;
+    magdyn_status s;
+    int i, k, m, total = 0;
+    for (i = 0; i < w->n; i++) w->obb[i] = magdyn_body_obb(&bb[i]);
+    for (;;) {
+        s = magdyn_broadphase_pairs(w->n, w->obb, margin, w->bp, w->capbp, &total);
+        if (s != MAGDYN_OK) return s;
+        if (total <= w->capbp) break;
+        {
+            /* grown with room, so a slowly growing count does not realloc every step */
+            int cap = total < (1 << 28) ? total + total / 2 + 16 : total;
+            int *p = realloc(w->bp, 2 * (size_t)cap * sizeof *p);
+            if (!p) return MAGDYN_ENOMEM;
+            w->bp = p;
+            w->capbp = cap;
+        }
+    }
+    for (k = 0, m = 0; k < total; k++) {
+        int i0 = w->bp[2 * k], j0 = w->bp[2 * k + 1];
+        if (bb[i0].fixed && bb[j0].fixed) continue;
+        w->bp[2 * m] = i0;
+        w->bp[2 * m + 1] = j0;
+        m++;
+    }
+    *np = m;
+    return MAGDYN_OK;
 }
 
 static double separation(const magdyn_body *a, const magdyn_body *b)
@@ -233,6 +260,11 @@ static magdyn_status add_active(magdyn_world *w, int i, int j)
         magdyn_wi_pair *p = realloc(w->act, (size_t)cap * sizeof *p);
         if (!p) return MAGDYN_ENOMEM;
         w->act = p;
+        /* the step's backup copy grows with it (a failure here leaves
+           act larger than capact says, which is harmless) */
+        p = realloc(w->act0, (size_t)cap * sizeof *p);
+        if (!p) return MAGDYN_ENOMEM;
+        w->act0 = p;
         w->capact = cap;
     }
     w->act[w->nact].i = i;
@@ -324,20 +356,21 @@ static magdyn_status impact(magdyn_world *w, int again)
     magdyn_impulse_params ip = solver_params(w, w->p.restitution);
     double speed[64], t0 = magdyn_wi_clock();
     magdyn_status s = MAGDYN_OK;
-    int i, j, k, nc = 0;
-    for (i = 0; i < w->n; i++)
-        for (j = i + 1; j < w->n; j++) {
-            magdyn_contact *c;
-            if (!near(&w->b[i], &w->b[j], w->p.contact_margin)) continue;
-            if (separation(&w->b[i], &w->b[j]) > 2.0 * w->p.contact_tol) continue;
-            if (!(c = new_contact(w, nc))) return MAGDYN_ENOMEM;
-            if (pair_manifold(w, i, j, w->p.contact_margin, &c->manifold) <= 0) continue;
-            keep_touching(&c->manifold, w->p.contact_margin);
-            if (c->manifold.count == 0) continue;
-            c->a = i;
-            c->b = j;
-            nc++;
-        }
+    int i, j, k, q, np, nc = 0;
+    if ((s = broad(w, w->b, w->p.contact_margin, &np)) != MAGDYN_OK) return s;
+    for (q = 0; q < np; q++) {
+        magdyn_contact *c;
+        i = w->bp[2 * q];
+        j = w->bp[2 * q + 1];
+        if (separation(&w->b[i], &w->b[j]) > 2.0 * w->p.contact_tol) continue;
+        if (!(c = new_contact(w, nc))) return MAGDYN_ENOMEM;
+        if (pair_manifold(w, i, j, w->p.contact_margin, &c->manifold) <= 0) continue;
+        keep_touching(&c->manifold, w->p.contact_margin);
+        if (c->manifold.count == 0) continue;
+        c->a = i;
+        c->b = j;
+        nc++;
+    }
     w->st.time_collide += magdyn_wi_clock() - t0;
     t0 = magdyn_wi_clock();
     for (i = 0; i < nc && i < 64; i++) {
@@ -439,7 +472,7 @@ static magdyn_status initial_step(magdyn_world *w, double *h_out)
 static magdyn_status free_step(magdyn_world *w, double t_end)
 {
     int n = NS * w->n, i, j, last, ci = -1, cj = -1, again;
-    double h, err = 0.0, vmax = 0.0, theta = 2.0, t0;
+    double h, err = 0.0, vmax = 0.0, umax = 0.0, theta = 2.0, t0;
     magdyn_status s;
     if (!w->fsal) {
         pack(w);
@@ -451,12 +484,19 @@ static magdyn_status free_step(magdyn_world *w, double t_end)
     }
     h = fmin(w->h, w->p.max_step);
     /* no pair may close its bounding-sphere gap and a quarter of its
-       smaller box within one step, so no contact is stepped over */
-    for (i = 0; i < w->n; i++)
-        for (j = i + 1; j < w->n; j++) {
-            const magdyn_body *a = &w->b[i], *b = &w->b[j];
+       smaller box within one step, so no contact is stepped over.  No pair
+       closes faster than umax; pairs farther apart than umax h cannot close
+       their gap in a step of h, so only those the broad phase lists within
+       that margin can shorten it. */
+    for (i = 0; i < w->n; i++) umax = fmax(umax, point_speed(&w->b[i]));
+    umax *= 2.0;
+    if (umax > 0.0 && isfinite(umax * h)) {
+        int q, np;
+        t0 = magdyn_wi_clock();
+        if ((s = broad(w, w->b, umax * h, &np)) != MAGDYN_OK) return s;
+        for (q = 0; q < np; q++) {
+            const magdyn_body *a = &w->b[w->bp[2 * q]], *b = &w->b[w->bp[2 * q + 1]];
             double u, gap, lm;
-            if (a->fixed && b->fixed) continue;
             u = magdyn_vec3_dist(a->velocity, b->velocity) + magdyn_vec3_norm(a->omega) * radius(a)
                 + magdyn_vec3_norm(b->omega) * radius(b);
             if (!(u > 0)) continue;
@@ -465,6 +505,8 @@ static magdyn_status free_step(magdyn_world *w, double t_end)
             vmax = (fmax(gap, 0.0) + FREE_STEP_LENGTH * lm) / u;
             if (h > vmax) h = vmax;
         }
+        w->st.time_collide += magdyn_wi_clock() - t0;
+    }
     for (;;) {
         double fac;
         last = h >= t_end - w->t;
@@ -491,21 +533,23 @@ static magdyn_status free_step(magdyn_world *w, double t_end)
     t0 = magdyn_wi_clock();
     {
         magdyn_body *be = w->bt;
+        int q, np;
         memcpy(be, w->b, (size_t)w->n * sizeof *be);
         for (i = 0; i < w->n; i++) {
             const double *yi = w->yn + NS * i;
             be[i].position = magdyn_v3(yi[0], yi[1], yi[2]);
             be[i].orientation = unit_q(yi + 6);
         }
-        for (i = 0; i < w->n; i++)
-            for (j = i + 1; j < w->n; j++) {
-                double s1, th;
-                if (!near(&be[i], &be[j], w->p.contact_tol)) continue;
-                s1 = separation(&be[i], &be[j]);
-                if (s1 > 0.0) continue;
-                th = s1 >= -w->p.contact_tol ? 1.0 : contact_theta(w, i, j, s1, h);
-                if (th < theta) { theta = th; ci = i; cj = j; }
-            }
+        if ((s = broad(w, be, w->p.contact_tol, &np)) != MAGDYN_OK) return s;
+        for (q = 0; q < np; q++) {
+            double s1, th;
+            i = w->bp[2 * q];
+            j = w->bp[2 * q + 1];
+            s1 = separation(&be[i], &be[j]);
+            if (s1 > 0.0) continue;
+            th = s1 >= -w->p.contact_tol ? 1.0 : contact_theta(w, i, j, s1, h);
+            if (th < theta) { theta = th; ci = i; cj = j; }
+        }
     }
     w->st.time_collide += magdyn_wi_clock() - t0;
 
@@ -628,12 +672,20 @@ static magdyn_status contact_step(magdyn_world *w, double t_end)
 
     /* contacts that may act within the step (speculative beyond touching) */
     t0 = magdyn_wi_clock();
-    for (i = 0; i < w->n; i++)
-        for (j = i + 1; j < w->n; j++) {
+    {
+        double vps = 0.0;
+        int q, np;
+        for (i = 0; i < w->n; i++) vps = fmax(vps, point_speed(&w->b[i]));
+        if ((s = broad(w, w->b, w->p.contact_margin + 2.0 * (2.0 * h * vps + h * h * amax), &np))
+            != MAGDYN_OK)
+            return s;
+        for (q = 0; q < np; q++) {
             magdyn_contact *c;
-            double reach = w->p.contact_margin
+            double reach;
+            i = w->bp[2 * q];
+            j = w->bp[2 * q + 1];
+            reach = w->p.contact_margin
                 + 2.0 * (h * (point_speed(&w->b[i]) + point_speed(&w->b[j])) + h * h * amax);
-            if (!near(&w->b[i], &w->b[j], reach)) continue;
             if (separation(&w->b[i], &w->b[j]) > reach) continue;
             if (!(c = new_contact(w, nc))) return MAGDYN_ENOMEM;
             if (pair_manifold(w, i, j, reach, &c->manifold) <= 0) continue;
@@ -641,6 +693,7 @@ static magdyn_status contact_step(magdyn_world *w, double t_end)
             c->b = j;
             nc++;
         }
+    }
     w->st.time_collide += magdyn_wi_clock() - t0;
 
     /* impacts at the start of the step: touching points approaching faster
@@ -742,12 +795,15 @@ static magdyn_status contact_step(magdyn_world *w, double t_end)
        of them that overlaps (a feature the step start's manifold did not
        see) is pushed apart */
     t0 = magdyn_wi_clock();
-    w->nact = 0;
-    nc = 0;
-    for (i = 0; i < w->n; i++)
-        for (j = i + 1; j < w->n; j++) {
+    {
+        int q, np;
+        if ((s = broad(w, w->b, w->p.contact_margin, &np)) != MAGDYN_OK) return s;
+        w->nact = 0;
+        nc = 0;
+        for (q = 0; q < np; q++) {
             magdyn_contact *c;
-            if (!near(&w->b[i], &w->b[j], w->p.contact_margin)) continue;
+            i = w->bp[2 * q];
+            j = w->bp[2 * q + 1];
             if (separation(&w->b[i], &w->b[j]) > w->p.contact_margin) continue;
             if ((s = add_active(w, i, j)) != MAGDYN_OK) return s;
             if (!(c = new_contact(w, nc))) return MAGDYN_ENOMEM;
@@ -755,6 +811,7 @@ static magdyn_status contact_step(magdyn_world *w, double t_end)
             c->b = j;
             nc++;
         }
+    }
     w->st.time_collide += magdyn_wi_clock() - t0;
     t0 = magdyn_wi_clock();
     if ((s = project(w, nc)) != MAGDYN_OK) return s;
@@ -791,12 +848,15 @@ magdyn_status magdyn_world_advance(magdyn_world *w, double t_end)
         if ((s = magdyn_body_check(&w->b[i])) != MAGDYN_OK) return s;
     if (!w->touch_checked) {
         /* magnets placed touching start in resting contact */
-        for (i = 0; i < w->n; i++)
-            for (j = i + 1; j < w->n; j++)
-                if (near(&w->b[i], &w->b[j], w->p.contact_margin)
-                    && separation(&w->b[i], &w->b[j]) <= w->p.contact_margin
-                    && (s = add_active(w, i, j)) != MAGDYN_OK)
-                    return s;
+        int q, np;
+        if ((s = broad(w, w->b, w->p.contact_margin, &np)) != MAGDYN_OK) return s;
+        for (q = 0; q < np; q++) {
+            i = w->bp[2 * q];
+            j = w->bp[2 * q + 1];
+            if (separation(&w->b[i], &w->b[j]) <= w->p.contact_margin
+                && (s = add_active(w, i, j)) != MAGDYN_OK)
+                return s;
+        }
         w->touch_checked = 1;
     }
     if (w->asleep) {
@@ -804,8 +864,23 @@ magdyn_status magdyn_world_advance(magdyn_world *w, double t_end)
         return MAGDYN_OK;
     }
     while (w->t < t_end && !w->asleep) {
+        double t = w->t;
+        int nact = w->nact;
+        /* each step is all or nothing: a failing one (out of memory, a
+           failing force evaluation) is undone, leaving the state at the
+           time reached */
+        memcpy(w->b0, w->b, (size_t)w->n * sizeof *w->b0);
+        if (nact > 0) memcpy(w->act0, w->act, (size_t)nact * sizeof *w->act0);
         s = w->nact > 0 ? contact_step(w, t_end) : free_step(w, t_end);
-        if (s != MAGDYN_OK) return s;
+        if (s != MAGDYN_OK) {
+            memcpy(w->b, w->b0, (size_t)w->n * sizeof *w->b);
+            if (nact > 0) memcpy(w->act, w->act0, (size_t)nact * sizeof *w->act);
+            w->nact = nact;
+            w->t = t;
+            w->fsal = 0;
+            w->calm = 0;
+            return s;
+        }
     }
     if (w->asleep) w->t = t_end;
     return MAGDYN_OK;
