@@ -84,6 +84,8 @@ magdyn_world *magdyn_world_new(const magdyn_world_params *params)
     w->p = p;
     w->lmin = INFINITY;
     w->last_impact = -1.0;
+    w->e_start = NAN;
+    w->anc_t = NAN;
     return w;
 }
 
@@ -108,6 +110,7 @@ void magdyn_world_free(magdyn_world *w)
     free(w->con);
     free(w->obb);
     free(w->b0);
+    free(w->anc);
     free(w->act0);
     free(w->bp);
     free(w);
@@ -142,6 +145,7 @@ static magdyn_status reserve(magdyn_world *w, int cap)
     GROW(moved, (size_t)cap);
     GROW(obb, (size_t)cap);
     GROW(b0, (size_t)cap);
+    GROW(anc, (size_t)cap);
 #undef GROW
     w->cap = cap;
     return MAGDYN_OK;
@@ -196,6 +200,8 @@ int magdyn_world_add(magdyn_world *w, const magdyn_magnet *m)
     w->touch_checked = 0;
     w->asleep = 0;
     w->calm = 0;
+    w->e_start = NAN;
+    w->anc_t = NAN;
     return w->n++;
 }
 

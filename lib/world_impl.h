@@ -47,6 +47,11 @@ struct magdyn_world {
     int calm;                  /* consecutive full contact steps ending at rest */
     double last_impact;        /* time of the last impact in free flight, or -1 */
     int asleep;                /* every magnet at rest in equilibrium: time just passes */
+    double e_start;            /* energy at the end of the last contact step, NaN: unknown */
+    double debt;               /* energy [J] the contact stepper still owes (see world_step.c) */
+    magdyn_body *anc;          /* poses at the start of the present still window */
+    double anc_t;              /* its start time [s], NaN: none */
+    long long anc_steps;       /* contact steps in it */
     magdyn_world_stats st;
 };
 
