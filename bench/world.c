@@ -148,6 +148,63 @@ static void lattice(void)
     printf("\n");
 }
 
+/*
+ * n free N42 magnets 10 x 5 x 2.5 mm at random in a cube of 12 mm cbrt(n),
+ * at rest (as test_world_contact's cluster tests): wall time until the
+ * world sleeps (or 0.1 s simulated), with the steps taken.
+ */
+static void cluster(void)
+{
+    static const int sizes[] = {4, 5, 6, 8};
+    int k;
+    printf("clusters (n free 10 x 5 x 2.5 mm N42 at random, point dipoles), 0.1 s simulated,\n"
+           "median of 3 runs (n <= 5; one run for larger n):\n");
+    printf("%3s %10s %10s %10s %12s %8s %s\n", "n", "wall ms", "RK steps", "contact", "us/c.step", "asleep",
+           "at t [s]");
+    for (k = 0; k < (int)(sizeof sizes / sizeof *sizes); k++) {
+        double wall[3], t_sleep = NAN;
+        magdyn_world_stats st;
+        int rep, reps = sizes[k] <= 5 ? 3 : 1;   /* the unsettled ones take long */
+        memset(&st, 0, sizeof st);
+        for (rep = 0; rep < reps; rep++) {
+            magdyn_world *w = magdyn_world_new(NULL);
+            unsigned long long r = 88172645463325252ULL;
+            double vol = 0.01 * 0.005 * 0.0025, side = 0.012 * cbrt((double)sizes[k]), t0;
+            int added = 0, j;
+            while (added < sizes[k]) {
+                magdyn_magnet m;
+                double u[7];
+                for (j = 0; j < 7; j++) {
+                    r ^= r << 13; r ^= r >> 7; r ^= r << 17;
+                    u[j] = (double)(r >> 11) / 9007199254740992.0;
+                }
+                memset(&m, 0, sizeof m);
+                m.half = magdyn_v3(0.005, 0.0025, 0.00125);
+                m.mass = 7500 * vol;
+                m.moment = magdyn_v3(0, 0, 1.3 * vol / MAGDYN_MU0);
+                m.orientation = magdyn_quat_from_axis_angle(magdyn_v3(u[0] - .5, u[1] - .5, u[2] - .5),
+                                                            6 * (u[3] - .5));
+                m.position = magdyn_v3(side * (u[4] - .5), side * (u[5] - .5), side * (u[6] - .5));
+                if (magdyn_world_add(w, &m) >= 0) added++;
+            }
+            t0 = now();
+            for (j = 1; j <= 100; j++) {
+                if (magdyn_world_advance(w, 1e-3 * j) != MAGDYN_OK) break;
+                magdyn_world_get_stats(w, &st);
+                if (st.asleep && isnan(t_sleep)) t_sleep = 1e-3 * j;
+            }
+            wall[rep] = now() - t0;
+            magdyn_world_get_stats(w, &st);
+            magdyn_world_free(w);
+        }
+        qsort(wall, (size_t)reps, sizeof *wall, cmp);
+        printf("%3d %10.1f %10lld %10lld %12.1f %8s %g\n", sizes[k], 1e3 * wall[reps / 2], st.steps, st.contact_steps,
+               st.contact_steps ? 1e6 * wall[reps / 2] / (double)st.contact_steps : 0.0, st.asleep ? "yes" : "no",
+               t_sleep);
+    }
+    printf("\n");
+}
+
 /* bench/world [snap|cuboid|lattice|cluster|all]; all (the default) runs each */
 int main(int argc, char **argv)
 {
@@ -156,5 +213,6 @@ int main(int argc, char **argv)
     if (all || !strcmp(what, "snap")) snaps();
     if (all || !strcmp(what, "cuboid")) snap_cuboid();
     if (all || !strcmp(what, "lattice")) lattice();
+    if (all || !strcmp(what, "cluster")) cluster();
     return 0;
 }

@@ -14,8 +14,11 @@
  * friction and restitution solved together; Anitescu and Potra 1997,
  * Stewart and Trinkle 1996), which holds stacked magnets touching without
  * jitter or Zeno bounces and lets the magnetic torque roll them flush, with
- * a position projection that removes the drift.  When no pair touches any
- * more, free flight resumes.
+ * a position projection that removes the drift; an energy guard takes any
+ * energy rise of a contact step back from the motion.  When no pair touches
+ * any more, free flight resumes.  Nearby pairs come from the sweep-and-prune
+ * broad phase (magdyn_broadphase_pairs), so the narrow phase is not run on
+ * every pair.
  */
 #include <stdlib.h>
 #include <string.h>
