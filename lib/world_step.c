@@ -1119,6 +1119,13 @@ static magdyn_status contact_step(magdyn_world *w, double t_end)
         for (i = 0; i < w->n; i++) vmax = fmax(vmax, point_speed(&w->b[i]));
         w->calm = (vmax < SLEEP_SPEED && h >= 0.999 * w->p.contact_step) ? w->calm + 1 : 0;
         if (w->calm >= SLEEP_STEPS || jammed(w)) {
+            /* a step that ends owing energy (its projection lifted magnets
+               with no motion left to pay) is undone: the world sleeps as it
+               was before it, at rest too and lower in energy */
+            if (w->debt > 0.0) {
+                memcpy(w->b, w->b0, (size_t)w->n * sizeof *w->b);
+                w->debt = 0.0;
+            }
             for (i = 0; i < w->n; i++) {
                 w->b[i].velocity = magdyn_v3(0, 0, 0);
                 w->b[i].omega = magdyn_v3(0, 0, 0);
@@ -1171,9 +1178,10 @@ magdyn_status magdyn_world_advance(magdyn_world *w, double t_end)
         if (w->nact > 0) {
             s = contact_step(w, t_end);
         } else {
-            /* energy and stillness are tracked over unbroken runs of contact steps */
+            /* stillness is tracked over unbroken runs of contact steps; an
+               energy debt is carried over free flight (which keeps energy)
+               to the next run */
             w->e_start = NAN;
-            w->debt = 0.0;
             w->anc_t = NAN;
             s = free_step(w, t_end);
         }
