@@ -14,8 +14,11 @@
  * friction and restitution solved together; Anitescu and Potra 1997,
  * Stewart and Trinkle 1996), which holds stacked magnets touching without
  * jitter or Zeno bounces and lets the magnetic torque roll them flush, with
- * a position projection that removes the drift.  When no pair touches any
- * more, free flight resumes.
+ * a position projection that removes the drift; an energy guard takes any
+ * energy rise of a contact step back from the motion.  When no pair touches
+ * any more, free flight resumes.  Nearby pairs come from the sweep-and-prune
+ * broad phase (magdyn_broadphase_pairs), so the narrow phase is not run on
+ * every pair.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +87,8 @@ magdyn_world *magdyn_world_new(const magdyn_world_params *params)
     w->p = p;
     w->lmin = INFINITY;
     w->last_impact = -1.0;
+    w->e_start = NAN;
+    w->anc_t = NAN;
     return w;
 }
 
@@ -106,6 +111,11 @@ void magdyn_world_free(magdyn_world *w)
     free(w->moved);
     free(w->act);
     free(w->con);
+    free(w->obb);
+    free(w->b0);
+    free(w->anc);
+    free(w->act0);
+    free(w->bp);
     free(w);
 }
 
@@ -136,6 +146,9 @@ static magdyn_status reserve(magdyn_world *w, int cap)
     GROW(mi, (size_t)cap);
     GROW(bt, (size_t)cap);
     GROW(moved, (size_t)cap);
+    GROW(obb, (size_t)cap);
+    GROW(b0, (size_t)cap);
+    GROW(anc, (size_t)cap);
 #undef GROW
     w->cap = cap;
     return MAGDYN_OK;
@@ -190,6 +203,8 @@ int magdyn_world_add(magdyn_world *w, const magdyn_magnet *m)
     w->touch_checked = 0;
     w->asleep = 0;
     w->calm = 0;
+    w->e_start = NAN;
+    w->anc_t = NAN;
     return w->n++;
 }
 

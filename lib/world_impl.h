@@ -10,6 +10,7 @@
 #include <magdyn/body.h>
 #include <magdyn/impulse.h>
 #include <magdyn/dipole.h>
+#include <magdyn/sat.h>
 
 /* State doubles per magnet: x[3], v[3], q[4] (w,x,y,z), omega_body[3]. */
 #define MAGDYN_WORLD_NS 13
@@ -31,16 +32,26 @@ struct magdyn_world {
     magdyn_vec3 *F, *T, *pos, *mi;     /* force scratch, inertial */
     magdyn_wi_pair *act;       /* pairs in resting contact */
     int nact, capact;
+    magdyn_wi_pair *act0;      /* act before the step now taken (capact too) */
+    magdyn_body *b0;           /* b before the step now taken: a failing step is undone */
     magdyn_body *bt;           /* scratch copies of the bodies */
     unsigned char *moved;      /* scratch flags */
     magdyn_contact *con;       /* contact scratch for the solver */
     int capcon;
+    magdyn_obb *obb;           /* broad-phase boxes, one per magnet */
+    int *bp;                   /* broad-phase pairs: bp[2k], bp[2k+1] */
+    int capbp;                 /* pairs bp can hold */
     double hc;                 /* contact-mode step */
     double lmin;               /* smallest half extent [m] */
     int touch_checked;         /* resting contacts of the initial state found */
     int calm;                  /* consecutive full contact steps ending at rest */
     double last_impact;        /* time of the last impact in free flight, or -1 */
     int asleep;                /* every magnet at rest in equilibrium: time just passes */
+    double e_start;            /* energy at the end of the last contact step, NaN: unknown */
+    double debt;               /* energy [J] the contact stepper still owes (see world_step.c) */
+    magdyn_body *anc;          /* poses at the start of the present still window */
+    double anc_t;              /* its start time [s], NaN: none */
+    long long anc_steps;       /* contact steps in it */
     magdyn_world_stats st;
 };
 

@@ -24,6 +24,15 @@
  * is in equilibrium (an unbalanced force would show as h F / m) and sleeps. */
 #define SLEEP_SPEED 1e-9
 #define SLEEP_STEPS 5
+/* A world in contact mode in which no point of any magnet has strayed
+ * further than SLEEP_DRIFT times the smallest half extent from where it was
+ * SLEEP_WINDOW seconds (and at least SLEEP_WINDOW_STEPS contact steps) ago
+ * is jammed in place: its magnets only jitter by the stepper's per-step
+ * motion under forces the contacts hold (a time stepper's velocities never
+ * drop below h F / m there), and it sleeps. */
+#define SLEEP_DRIFT 2e-3
+#define SLEEP_WINDOW 2e-3
+#define SLEEP_WINDOW_STEPS 50
 /* Longest motion in one free-flight step, so no pair passes through another. */
 #define FREE_STEP_LENGTH 0.25
 
@@ -168,12 +177,39 @@ static double point_speed(const magdyn_body *b)
     return b->fixed ? 0.0 : magdyn_vec3_norm(b->velocity) + magdyn_vec3_norm(b->omega) * radius(b);
 }
 
-/* Broad phase: bounding spheres within extra [m] of touching. */
-static int near(const magdyn_body *a, const magdyn_body *b, double extra)
+/*
+ * Broad phase (magdyn_broadphase_pairs, sweep and prune): the pairs of
+ * bodies bb[0..n-1] whose boxes may be within margin [m], fixed pairs left
+ * out, into w->bp[0 .. 2 *np - 1] sorted by (i, j).  The buffer grows to the
+ * count the broad phase reports; on MAGDYN_ENOMEM nothing else changes.
+ */
+static magdyn_status broad(magdyn_world *w, const magdyn_body *bb, double margin, int *np)
 {
-    double r = radius(a) + radius(b) + extra;
-    if (a->fixed && b->fixed) return 0;
-    return magdyn_vec3_norm2(magdyn_vec3_sub(a->position, b->position)) <= r * r;
+    magdyn_status s;
+    int i, k, m, total = 0;
+    for (i = 0; i < w->n; i++) w->obb[i] = magdyn_body_obb(&bb[i]);
+    for (;;) {
+        s = magdyn_broadphase_pairs(w->n, w->obb, margin, w->bp, w->capbp, &total);
+        if (s != MAGDYN_OK) return s;
+        if (total <= w->capbp) break;
+        {
+            /* grown with room, so a slowly growing count does not realloc every step */
+            int cap = total < (1 << 28) ? total + total / 2 + 16 : total;
+            int *p = realloc(w->bp, 2 * (size_t)cap * sizeof *p);
+            if (!p) return MAGDYN_ENOMEM;
+            w->bp = p;
+            w->capbp = cap;
+        }
+    }
+    for (k = 0, m = 0; k < total; k++) {
+        int i0 = w->bp[2 * k], j0 = w->bp[2 * k + 1];
+        if (bb[i0].fixed && bb[j0].fixed) continue;
+        w->bp[2 * m] = i0;
+        w->bp[2 * m + 1] = j0;
+        m++;
+    }
+    *np = m;
+    return MAGDYN_OK;
 }
 
 static double separation(const magdyn_body *a, const magdyn_body *b)
@@ -193,28 +229,239 @@ static magdyn_vec3 support(const magdyn_obb *b, magdyn_vec3 d)
     return magdyn_vec3_add(b->center, magdyn_quat_rotate(b->orientation, c));
 }
 
+/* Body axis k of box o, inertial. */
+static magdyn_vec3 box_axis(const magdyn_obb *o, int k)
+{
+    return magdyn_quat_rotate(o->orientation, magdyn_v3(k == 0, k == 1, k == 2));
+}
+
+static double half_of(const magdyn_obb *o, int k)
+{
+    return k == 0 ? o->half.x : k == 1 ? o->half.y : o->half.z;
+}
+
+/* The centre of the edge of o along axis k that lies furthest along d. */
+static magdyn_vec3 edge_center(const magdyn_obb *o, int k, magdyn_vec3 d)
+{
+    magdyn_vec3 c = o->center;
+    int q;
+    for (q = 0; q < 3; q++) {
+        magdyn_vec3 e = box_axis(o, q);
+        if (q == k) continue;
+        c = magdyn_vec3_madd(c, magdyn_vec3_dot(e, d) >= 0 ? half_of(o, q) : -half_of(o, q), e);
+    }
+    return c;
+}
+
+/* Edges within this angle of parallel touch along a segment, not at a point. */
+#define PARALLEL_EDGE_COS 0.966   /* cos 15 degrees */
+
+/*
+ * Two nearly parallel edges (a separating axis a_i x b_j) touch along a
+ * segment.  The manifold's one point at the edges' closest approach lets
+ * the boxes turn about it, and in a time step the segment's ends then sink
+ * by (edge length) x (angle turned): add the two ends of the part where the
+ * edges face each other, with their depths along the normal, so that the
+ * contact holds along the whole segment.
+ */
+static void parallel_edges(const magdyn_obb *oa, const magdyn_obb *ob, const magdyn_sat_result *r,
+                           double margin, magdyn_manifold *m)
+{
+    int ia = (r->axis - 6) / 3, jb = (r->axis - 6) % 3, e;
+    magdyn_vec3 da = box_axis(oa, ia), db = box_axis(ob, jb), ca, cb;
+    double c = magdyn_vec3_dot(da, db), ha = half_of(oa, ia), hb = half_of(ob, jb), off, lo, hi;
+    if (fabs(c) < PARALLEL_EDGE_COS) return;
+    if (c < 0) {
+        db = magdyn_vec3_neg(db);
+        c = -c;
+    }
+    ca = edge_center(oa, ia, magdyn_vec3_neg(r->normal));   /* normal points from b to a */
+    cb = edge_center(ob, jb, r->normal);
+    off = magdyn_vec3_dot(magdyn_vec3_sub(cb, ca), da);
+    lo = fmax(-ha, off - hb * c);
+    hi = fmin(ha, off + hb * c);
+    if (!(lo < hi)) return;
+    for (e = 0; e < 2 && m->count < MAGDYN_MAX_CONTACTS; e++) {
+        double s = e ? hi : lo, t = (s - off) / c, d;
+        magdyn_vec3 pa, pb;
+        t = t < -hb ? -hb : t > hb ? hb : t;
+        pa = magdyn_vec3_madd(ca, s, da);
+        pb = magdyn_vec3_madd(cb, t, db);
+        d = magdyn_vec3_dot(magdyn_vec3_sub(pb, pa), r->normal);
+        if (d < -margin) continue;
+        m->point[m->count] = magdyn_vec3_scale(magdyn_vec3_add(pa, pb), 0.5);
+        m->depth[m->count] = d;
+        m->count++;
+    }
+}
+
+/* An edge-edge normal within this of a face normal is that face's (cos 0.26 deg). */
+#define FACE_LIKE_COS (1.0 - 1e-5)
+
+/*
+ * Two boxes whose faces are (nearly) parallel touch over the overlap of the
+ * faces, even when their edges cross so that an edge-edge axis ties with the
+ * face axes in the separating-axis test (two bars stacked crosswise): the
+ * manifold routine then gives the one point where the edges cross, the
+ * boxes rock about it under the magnetic torque, and every step sinks one of
+ * them into the other.  When the normal n is within FACE_LIKE_COS of a face
+ * normal, replace the manifold by face clipping: the face of the other box
+ * that faces it, clipped to the reference face's sides (Sutherland-Hodgman),
+ * points within margin.  Returns 1 when it did.
+ */
+static int face_like(const magdyn_obb *oa, const magdyn_obb *ob, double margin, magdyn_manifold *m)
+{
+    const magdyn_obb *ref = NULL, *inc;
+    magdyn_vec3 n = m->normal, rn, rc, poly[2][16], ic, iu, iv;
+    double best = FACE_LIKE_COS, ih[2], lo;
+    int k, kr = -1, ki = 0, np, q, cur = 0, side;
+    for (k = 0; k < 6; k++) {
+        const magdyn_obb *o = k < 3 ? oa : ob;
+        double d = fabs(magdyn_vec3_dot(box_axis(o, k % 3), n));
+        if (d > best) { best = d; ref = o; kr = k % 3; }
+    }
+    if (!ref) return 0;
+    inc = ref == oa ? ob : oa;
+    /* reference face: its outward normal rn faces the other box */
+    rn = box_axis(ref, kr);
+    if (magdyn_vec3_dot(rn, ref == ob ? n : magdyn_vec3_neg(n)) < 0) rn = magdyn_vec3_neg(rn);
+    rc = magdyn_vec3_madd(ref->center, half_of(ref, kr), rn);
+    /* incident face: the other box's face most against rn */
+    for (k = 0, lo = 2.0; k < 3; k++) {
+        double d = -fabs(magdyn_vec3_dot(box_axis(inc, k), rn));
+        if (d < lo) { lo = d; ki = k; }
+    }
+    {
+        magdyn_vec3 e = box_axis(inc, ki);
+        if (magdyn_vec3_dot(e, rn) > 0) e = magdyn_vec3_neg(e);
+        ic = magdyn_vec3_madd(inc->center, half_of(inc, ki), e);
+        iu = box_axis(inc, (ki + 1) % 3);
+        iv = box_axis(inc, (ki + 2) % 3);
+        ih[0] = half_of(inc, (ki + 1) % 3);
+        ih[1] = half_of(inc, (ki + 2) % 3);
+    }
+    for (k = 0; k < 4; k++)
+        poly[0][k] = magdyn_vec3_madd(magdyn_vec3_madd(ic, (k == 0 || k == 3) ? ih[0] : -ih[0], iu),
+                                      k < 2 ? ih[1] : -ih[1], iv);
+    np = 4;
+    /* clip by the four side planes of the reference face */
+    for (side = 0; side < 4 && np > 0; side++) {
+        int ax = (kr + 1 + side / 2) % 3, nn = 0;
+        magdyn_vec3 sn = box_axis(ref, ax);
+        double h = half_of(ref, ax);
+        if (side & 1) sn = magdyn_vec3_neg(sn);
+        for (q = 0; q < np; q++) {
+            magdyn_vec3 p = poly[cur][q], r = poly[cur][(q + 1) % np];
+            double dp = magdyn_vec3_dot(magdyn_vec3_sub(p, ref->center), sn) - h;
+            double dr = magdyn_vec3_dot(magdyn_vec3_sub(r, ref->center), sn) - h;
+            if (dp <= 0) poly[1 - cur][nn++] = p;
+            if ((dp < 0) != (dr < 0) && dp != dr && nn < 16)
+                poly[1 - cur][nn++] = magdyn_vec3_add(p, magdyn_vec3_scale(magdyn_vec3_sub(r, p), dp / (dp - dr)));
+        }
+        np = nn;
+        cur = 1 - cur;
+    }
+    if (np == 0) return 0;
+    m->count = 0;
+    for (q = 0; q < np && m->count < MAGDYN_MAX_CONTACTS; q++) {
+        magdyn_vec3 p = poly[cur][q];
+        double d = -magdyn_vec3_dot(magdyn_vec3_sub(p, rc), rn);   /* > 0: below the reference face */
+        if (d < -margin) continue;
+        m->point[m->count] = magdyn_vec3_madd(p, 0.5 * d, rn);
+        m->depth[m->count] = d;
+        m->count++;
+    }
+    if (m->count == 0) return 0;
+    m->normal = ref == ob ? rn : magdyn_vec3_neg(rn);   /* from b towards a */
+    m->kind = MAGDYN_CONTACT_FACE_FACE;
+    return 1;
+}
+
 /*
  * The manifold of bodies i and j within margin; when the manifold routine
  * finds no point although the separating-axis test says the boxes are that
  * close (an edge-edge overlap beyond the edges' ends), one point halfway
  * between the two boxes' extreme corners along the separating axis, so no
- * overlap goes unresolved.  Returns the point count.
+ * overlap goes unresolved.  Nearly parallel edges get the ends of their
+ * common segment too (parallel_edges).  Returns the point count.
  */
 static int pair_manifold(const magdyn_world *w, int i, int j, double margin, magdyn_manifold *m)
 {
     magdyn_obb oi = magdyn_body_obb(&w->b[i]), oj = magdyn_body_obb(&w->b[j]);
     magdyn_sat_result r;
     int n = magdyn_obb_manifold(&oi, &oj, margin, m);
-    if (n > 0) return n;
+    (void)w;
+    if (n > 0 && m->kind != MAGDYN_CONTACT_EDGE_EDGE) return n;
     magdyn_obb_sat(&oi, &oj, &r);
-    if (r.separation > margin) return 0;
-    m->kind = MAGDYN_CONTACT_EDGE_EDGE;
-    m->normal = r.normal;
-    m->count = 1;
-    m->point[0] = magdyn_vec3_scale(magdyn_vec3_add(support(&oi, magdyn_vec3_neg(r.normal)),
-                                                    support(&oj, r.normal)), 0.5);
-    m->depth[0] = -r.separation;
-    return 1;
+    if (n <= 0) {
+        if (r.separation > margin) return 0;
+        m->kind = MAGDYN_CONTACT_EDGE_EDGE;
+        m->normal = r.normal;
+        m->count = 1;
+        m->point[0] = magdyn_vec3_scale(magdyn_vec3_add(support(&oi, magdyn_vec3_neg(r.normal)),
+                                                        support(&oj, r.normal)), 0.5);
+        m->depth[0] = -r.separation;
+    }
+    if (r.axis >= 6 && magdyn_vec3_dot(r.normal, m->normal) > 1.0 - 1e-9) {
+        magdyn_manifold f = *m;
+        if (face_like(&oi, &oj, margin, &f)) {
+            *m = f;
+            return m->count;
+        }
+        parallel_edges(&oi, &oj, &r, margin, m);
+    }
+    return m->count;
+}
+
+static magdyn_contact *new_contact(magdyn_world *w, int nc);
+
+/*
+ * Corners of box a within margin of a face of box b: each face of b that
+ * has some becomes one more contact of the pair (normal the face's, from b
+ * towards a; points the corners; depths their penetration), appended at
+ * w->con[*nc].  An edge-edge manifold's one point stands for the edges'
+ * closest approach, and where that lies at the end of an edge the corner
+ * there can slide along the edge-edge normal straight into the other box's
+ * face; these contacts hold it.  swap: a is body j of contact (i, j).
+ */
+static magdyn_status corner_contacts(magdyn_world *w, int i, int j, int swap, double margin, int *nc)
+{
+    magdyn_obb oa = magdyn_body_obb(&w->b[swap ? j : i]), ob = magdyn_body_obb(&w->b[swap ? i : j]);
+    magdyn_manifold face[6];
+    int c, f;
+    for (f = 0; f < 6; f++) face[f].count = 0;
+    for (c = 0; c < 8; c++) {
+        magdyn_vec3 lc = magdyn_v3(c & 1 ? oa.half.x : -oa.half.x, c & 2 ? oa.half.y : -oa.half.y,
+                                   c & 4 ? oa.half.z : -oa.half.z);
+        magdyn_vec3 p = magdyn_vec3_add(oa.center, magdyn_quat_rotate(oa.orientation, lc));
+        magdyn_vec3 l = magdyn_quat_rotate_inv(ob.orientation, magdyn_vec3_sub(p, ob.center));
+        double g[3], best;
+        int k, kb = 0;
+        g[0] = fabs(l.x) - ob.half.x;
+        g[1] = fabs(l.y) - ob.half.y;
+        g[2] = fabs(l.z) - ob.half.z;
+        if (g[0] > margin || g[1] > margin || g[2] > margin) continue;
+        for (k = 1, best = g[0]; k < 3; k++)
+            if (g[k] > best) { best = g[k]; kb = k; }
+        f = 2 * kb + ((kb == 0 ? l.x : kb == 1 ? l.y : l.z) < 0);
+        face[f].point[face[f].count] = p;
+        face[f].depth[face[f].count] = -best;
+        face[f].count++;
+    }
+    for (f = 0; f < 6; f++) {
+        magdyn_contact *ct;
+        magdyn_vec3 nl = magdyn_v3(f / 2 == 0, f / 2 == 1, f / 2 == 2);
+        if (face[f].count == 0) continue;
+        if (f & 1) nl = magdyn_vec3_neg(nl);
+        if (!(ct = new_contact(w, *nc))) return MAGDYN_ENOMEM;
+        ct->manifold = face[f];
+        ct->manifold.kind = swap ? MAGDYN_CONTACT_FACE_EDGE : MAGDYN_CONTACT_EDGE_FACE;
+        ct->manifold.normal = magdyn_quat_rotate(ob.orientation, nl);   /* from b towards a */
+        ct->a = swap ? j : i;
+        ct->b = swap ? i : j;
+        (*nc)++;
+    }
+    return MAGDYN_OK;
 }
 
 static int is_active(const magdyn_world *w, int i, int j)
@@ -233,6 +480,11 @@ static magdyn_status add_active(magdyn_world *w, int i, int j)
         magdyn_wi_pair *p = realloc(w->act, (size_t)cap * sizeof *p);
         if (!p) return MAGDYN_ENOMEM;
         w->act = p;
+        /* the step's backup copy grows with it (a failure here leaves
+           act larger than capact says, which is harmless) */
+        p = realloc(w->act0, (size_t)cap * sizeof *p);
+        if (!p) return MAGDYN_ENOMEM;
+        w->act0 = p;
         w->capact = cap;
     }
     w->act[w->nact].i = i;
@@ -324,20 +576,21 @@ static magdyn_status impact(magdyn_world *w, int again)
     magdyn_impulse_params ip = solver_params(w, w->p.restitution);
     double speed[64], t0 = magdyn_wi_clock();
     magdyn_status s = MAGDYN_OK;
-    int i, j, k, nc = 0;
-    for (i = 0; i < w->n; i++)
-        for (j = i + 1; j < w->n; j++) {
-            magdyn_contact *c;
-            if (!near(&w->b[i], &w->b[j], w->p.contact_margin)) continue;
-            if (separation(&w->b[i], &w->b[j]) > 2.0 * w->p.contact_tol) continue;
-            if (!(c = new_contact(w, nc))) return MAGDYN_ENOMEM;
-            if (pair_manifold(w, i, j, w->p.contact_margin, &c->manifold) <= 0) continue;
-            keep_touching(&c->manifold, w->p.contact_margin);
-            if (c->manifold.count == 0) continue;
-            c->a = i;
-            c->b = j;
-            nc++;
-        }
+    int i, j, k, q, np, nc = 0;
+    if ((s = broad(w, w->b, w->p.contact_margin, &np)) != MAGDYN_OK) return s;
+    for (q = 0; q < np; q++) {
+        magdyn_contact *c;
+        i = w->bp[2 * q];
+        j = w->bp[2 * q + 1];
+        if (separation(&w->b[i], &w->b[j]) > 2.0 * w->p.contact_tol) continue;
+        if (!(c = new_contact(w, nc))) return MAGDYN_ENOMEM;
+        if (pair_manifold(w, i, j, w->p.contact_margin, &c->manifold) <= 0) continue;
+        keep_touching(&c->manifold, w->p.contact_margin);
+        if (c->manifold.count == 0) continue;
+        c->a = i;
+        c->b = j;
+        nc++;
+    }
     w->st.time_collide += magdyn_wi_clock() - t0;
     t0 = magdyn_wi_clock();
     for (i = 0; i < nc && i < 64; i++) {
@@ -439,7 +692,7 @@ static magdyn_status initial_step(magdyn_world *w, double *h_out)
 static magdyn_status free_step(magdyn_world *w, double t_end)
 {
     int n = NS * w->n, i, j, last, ci = -1, cj = -1, again;
-    double h, err = 0.0, vmax = 0.0, theta = 2.0, t0;
+    double h, err = 0.0, vmax = 0.0, umax = 0.0, theta = 2.0, t0;
     magdyn_status s;
     if (!w->fsal) {
         pack(w);
@@ -451,12 +704,19 @@ static magdyn_status free_step(magdyn_world *w, double t_end)
     }
     h = fmin(w->h, w->p.max_step);
     /* no pair may close its bounding-sphere gap and a quarter of its
-       smaller box within one step, so no contact is stepped over */
-    for (i = 0; i < w->n; i++)
-        for (j = i + 1; j < w->n; j++) {
-            const magdyn_body *a = &w->b[i], *b = &w->b[j];
+       smaller box within one step, so no contact is stepped over.  No pair
+       closes faster than umax; pairs farther apart than umax h cannot close
+       their gap in a step of h, so only those the broad phase lists within
+       that margin can shorten it. */
+    for (i = 0; i < w->n; i++) umax = fmax(umax, point_speed(&w->b[i]));
+    umax *= 2.0;
+    if (umax > 0.0 && isfinite(umax * h)) {
+        int q, np;
+        t0 = magdyn_wi_clock();
+        if ((s = broad(w, w->b, umax * h, &np)) != MAGDYN_OK) return s;
+        for (q = 0; q < np; q++) {
+            const magdyn_body *a = &w->b[w->bp[2 * q]], *b = &w->b[w->bp[2 * q + 1]];
             double u, gap, lm;
-            if (a->fixed && b->fixed) continue;
             u = magdyn_vec3_dist(a->velocity, b->velocity) + magdyn_vec3_norm(a->omega) * radius(a)
                 + magdyn_vec3_norm(b->omega) * radius(b);
             if (!(u > 0)) continue;
@@ -465,6 +725,8 @@ static magdyn_status free_step(magdyn_world *w, double t_end)
             vmax = (fmax(gap, 0.0) + FREE_STEP_LENGTH * lm) / u;
             if (h > vmax) h = vmax;
         }
+        w->st.time_collide += magdyn_wi_clock() - t0;
+    }
     for (;;) {
         double fac;
         last = h >= t_end - w->t;
@@ -491,21 +753,23 @@ static magdyn_status free_step(magdyn_world *w, double t_end)
     t0 = magdyn_wi_clock();
     {
         magdyn_body *be = w->bt;
+        int q, np;
         memcpy(be, w->b, (size_t)w->n * sizeof *be);
         for (i = 0; i < w->n; i++) {
             const double *yi = w->yn + NS * i;
             be[i].position = magdyn_v3(yi[0], yi[1], yi[2]);
             be[i].orientation = unit_q(yi + 6);
         }
-        for (i = 0; i < w->n; i++)
-            for (j = i + 1; j < w->n; j++) {
-                double s1, th;
-                if (!near(&be[i], &be[j], w->p.contact_tol)) continue;
-                s1 = separation(&be[i], &be[j]);
-                if (s1 > 0.0) continue;
-                th = s1 >= -w->p.contact_tol ? 1.0 : contact_theta(w, i, j, s1, h);
-                if (th < theta) { theta = th; ci = i; cj = j; }
-            }
+        if ((s = broad(w, be, w->p.contact_tol, &np)) != MAGDYN_OK) return s;
+        for (q = 0; q < np; q++) {
+            double s1, th;
+            i = w->bp[2 * q];
+            j = w->bp[2 * q + 1];
+            s1 = separation(&be[i], &be[j]);
+            if (s1 > 0.0) continue;
+            th = s1 >= -w->p.contact_tol ? 1.0 : contact_theta(w, i, j, s1, h);
+            if (th < theta) { theta = th; ci = i; cj = j; }
+        }
     }
     w->st.time_collide += magdyn_wi_clock() - t0;
 
@@ -612,15 +876,87 @@ static magdyn_status project(magdyn_world *w, int nc)
     return MAGDYN_OK;
 }
 
+/*
+ * The first-order contact stepper does not keep energy: the position
+ * projection lifts magnets against their attraction, and semi-implicit
+ * Euler under steep dipole forces can gain a little.  Contact handling must
+ * not add energy, so any rise of the total energy over a contact step is
+ * taken back from the kinetic energy of the free magnets (their velocities
+ * relative to their mean when none is fixed, so that the momentum is kept,
+ * scaled down); what the kinetic energy cannot pay is owed and taken in the
+ * following steps.  This is the stepper's only dissipation besides friction
+ * and inelastic impacts, and it acts only where the stepper would have
+ * created energy.
+ */
+static magdyn_status energy_guard(magdyn_world *w, double e0)
+{
+    double e1 = magdyn_world_energy(w), rise = e1 - e0 + w->debt, kr = 0.0, mt = 0.0, f;
+    magdyn_vec3 pm = {0, 0, 0};
+    int i, anyfixed = 0;
+    if (!isfinite(e1)) return MAGDYN_ENONFINITE;
+    if (!(rise > 0.0)) {
+        w->debt = 0.0;
+        w->e_start = e1;
+        return MAGDYN_OK;
+    }
+    for (i = 0; i < w->n; i++) {
+        if (w->b[i].fixed) { anyfixed = 1; continue; }
+        pm = magdyn_vec3_madd(pm, w->b[i].mass, w->b[i].velocity);
+        mt += w->b[i].mass;
+    }
+    pm = (anyfixed || mt <= 0.0) ? magdyn_v3(0, 0, 0) : magdyn_vec3_scale(pm, 1.0 / mt);
+    for (i = 0; i < w->n; i++) {
+        magdyn_body rel = w->b[i];
+        rel.velocity = magdyn_vec3_sub(rel.velocity, pm);
+        kr += magdyn_body_kinetic_energy(&rel);
+    }
+    f = kr > rise ? sqrt((kr - rise) / kr) : 0.0;
+    for (i = 0; i < w->n; i++) {
+        magdyn_body *b = &w->b[i];
+        if (b->fixed) continue;
+        b->velocity = magdyn_vec3_add(pm, magdyn_vec3_scale(magdyn_vec3_sub(b->velocity, pm), f));
+        b->omega = magdyn_vec3_scale(b->omega, f);
+    }
+    w->debt = kr > rise ? 0.0 : rise - kr;
+    w->e_start = e1 - (kr > rise ? rise : kr);
+    return MAGDYN_OK;
+}
+
+/* Largest distance [m] any point of a free magnet has moved from pose o. */
+static double drift(const magdyn_body *b, const magdyn_body *o)
+{
+    magdyn_quat p = b->orientation, q = o->orientation;
+    double d = fabs(p.w * q.w + p.x * q.x + p.y * q.y + p.z * q.z);
+    return magdyn_vec3_dist(b->position, o->position) + 2.0 * acos(d < 1.0 ? d : 1.0) * radius(b);
+}
+
+/* After a contact step: 1 when the world has been jammed in place for a
+ * window (SLEEP_DRIFT above); else the window restarts when a magnet strays. */
+static int jammed(magdyn_world *w)
+{
+    int i, strayed = isnan(w->anc_t);
+    for (i = 0; i < w->n && !strayed; i++)
+        if (!w->b[i].fixed && drift(&w->b[i], &w->anc[i]) > SLEEP_DRIFT * w->lmin) strayed = 1;
+    if (strayed) {
+        memcpy(w->anc, w->b, (size_t)w->n * sizeof *w->anc);
+        w->anc_t = w->t;
+        w->anc_steps = 0;
+        return 0;
+    }
+    w->anc_steps++;
+    return w->t - w->anc_t >= SLEEP_WINDOW && w->anc_steps >= SLEEP_WINDOW_STEPS;
+}
+
 static magdyn_status contact_step(magdyn_world *w, double t_end)
 {
     int i, j, k, nc = 0, nimp = 0;
     double h = fmin(fmin(w->hc > 0 ? w->hc : w->p.contact_step, w->p.contact_step), t_end - w->t);
-    double amax = 0.0, t0;
+    double amax = 0.0, t0, e0;
     int last = h >= t_end - w->t;
     magdyn_status s;
     magdyn_impulse_params ip;
 
+    e0 = isnan(w->e_start) ? magdyn_world_energy(w) : w->e_start;
     pack(w);
     if ((s = forces(w, w->y)) != MAGDYN_OK) return s;
     for (i = 0; i < w->n; i++)
@@ -628,19 +964,32 @@ static magdyn_status contact_step(magdyn_world *w, double t_end)
 
     /* contacts that may act within the step (speculative beyond touching) */
     t0 = magdyn_wi_clock();
-    for (i = 0; i < w->n; i++)
-        for (j = i + 1; j < w->n; j++) {
+    {
+        double vps = 0.0;
+        int q, np;
+        for (i = 0; i < w->n; i++) vps = fmax(vps, point_speed(&w->b[i]));
+        if ((s = broad(w, w->b, w->p.contact_margin + 2.0 * (2.0 * h * vps + h * h * amax), &np))
+            != MAGDYN_OK)
+            return s;
+        for (q = 0; q < np; q++) {
             magdyn_contact *c;
-            double reach = w->p.contact_margin
+            double reach;
+            i = w->bp[2 * q];
+            j = w->bp[2 * q + 1];
+            reach = w->p.contact_margin
                 + 2.0 * (h * (point_speed(&w->b[i]) + point_speed(&w->b[j])) + h * h * amax);
-            if (!near(&w->b[i], &w->b[j], reach)) continue;
             if (separation(&w->b[i], &w->b[j]) > reach) continue;
             if (!(c = new_contact(w, nc))) return MAGDYN_ENOMEM;
             if (pair_manifold(w, i, j, reach, &c->manifold) <= 0) continue;
             c->a = i;
             c->b = j;
             nc++;
+            if (c->manifold.kind == MAGDYN_CONTACT_EDGE_EDGE
+                && ((s = corner_contacts(w, i, j, 0, reach, &nc)) != MAGDYN_OK
+                    || (s = corner_contacts(w, i, j, 1, reach, &nc)) != MAGDYN_OK))
+                return s;
         }
+    }
     w->st.time_collide += magdyn_wi_clock() - t0;
 
     /* impacts at the start of the step: touching points approaching faster
@@ -742,12 +1091,15 @@ static magdyn_status contact_step(magdyn_world *w, double t_end)
        of them that overlaps (a feature the step start's manifold did not
        see) is pushed apart */
     t0 = magdyn_wi_clock();
-    w->nact = 0;
-    nc = 0;
-    for (i = 0; i < w->n; i++)
-        for (j = i + 1; j < w->n; j++) {
+    {
+        int q, np;
+        if ((s = broad(w, w->b, w->p.contact_margin, &np)) != MAGDYN_OK) return s;
+        w->nact = 0;
+        nc = 0;
+        for (q = 0; q < np; q++) {
             magdyn_contact *c;
-            if (!near(&w->b[i], &w->b[j], w->p.contact_margin)) continue;
+            i = w->bp[2 * q];
+            j = w->bp[2 * q + 1];
             if (separation(&w->b[i], &w->b[j]) > w->p.contact_margin) continue;
             if ((s = add_active(w, i, j)) != MAGDYN_OK) return s;
             if (!(c = new_contact(w, nc))) return MAGDYN_ENOMEM;
@@ -755,15 +1107,25 @@ static magdyn_status contact_step(magdyn_world *w, double t_end)
             c->b = j;
             nc++;
         }
+    }
     w->st.time_collide += magdyn_wi_clock() - t0;
     t0 = magdyn_wi_clock();
     if ((s = project(w, nc)) != MAGDYN_OK) return s;
+    if ((s = energy_guard(w, e0)) != MAGDYN_OK) return s;
     w->st.time_impulse += magdyn_wi_clock() - t0;
+    w->t = last ? t_end : w->t + h;
     {
         double vmax = 0.0;
         for (i = 0; i < w->n; i++) vmax = fmax(vmax, point_speed(&w->b[i]));
         w->calm = (vmax < SLEEP_SPEED && h >= 0.999 * w->p.contact_step) ? w->calm + 1 : 0;
-        if (w->calm >= SLEEP_STEPS) {
+        if (w->calm >= SLEEP_STEPS || jammed(w)) {
+            /* a step that ends owing energy (its projection lifted magnets
+               with no motion left to pay) is undone: the world sleeps as it
+               was before it, at rest too and lower in energy */
+            if (w->debt > 0.0) {
+                memcpy(w->b, w->b0, (size_t)w->n * sizeof *w->b);
+                w->debt = 0.0;
+            }
             for (i = 0; i < w->n; i++) {
                 w->b[i].velocity = magdyn_v3(0, 0, 0);
                 w->b[i].omega = magdyn_v3(0, 0, 0);
@@ -771,7 +1133,6 @@ static magdyn_status contact_step(magdyn_world *w, double t_end)
             w->asleep = 1;
         }
     }
-    w->t = last ? t_end : w->t + h;
     w->hc = 2.0 * h;
     w->st.contact_steps++;
     w->fsal = 0;
@@ -791,12 +1152,15 @@ magdyn_status magdyn_world_advance(magdyn_world *w, double t_end)
         if ((s = magdyn_body_check(&w->b[i])) != MAGDYN_OK) return s;
     if (!w->touch_checked) {
         /* magnets placed touching start in resting contact */
-        for (i = 0; i < w->n; i++)
-            for (j = i + 1; j < w->n; j++)
-                if (near(&w->b[i], &w->b[j], w->p.contact_margin)
-                    && separation(&w->b[i], &w->b[j]) <= w->p.contact_margin
-                    && (s = add_active(w, i, j)) != MAGDYN_OK)
-                    return s;
+        int q, np;
+        if ((s = broad(w, w->b, w->p.contact_margin, &np)) != MAGDYN_OK) return s;
+        for (q = 0; q < np; q++) {
+            i = w->bp[2 * q];
+            j = w->bp[2 * q + 1];
+            if (separation(&w->b[i], &w->b[j]) <= w->p.contact_margin
+                && (s = add_active(w, i, j)) != MAGDYN_OK)
+                return s;
+        }
         w->touch_checked = 1;
     }
     if (w->asleep) {
@@ -804,8 +1168,34 @@ magdyn_status magdyn_world_advance(magdyn_world *w, double t_end)
         return MAGDYN_OK;
     }
     while (w->t < t_end && !w->asleep) {
-        s = w->nact > 0 ? contact_step(w, t_end) : free_step(w, t_end);
-        if (s != MAGDYN_OK) return s;
+        double t = w->t;
+        int nact = w->nact;
+        /* each step is all or nothing: a failing one (out of memory, a
+           failing force evaluation) is undone, leaving the state at the
+           time reached */
+        memcpy(w->b0, w->b, (size_t)w->n * sizeof *w->b0);
+        if (nact > 0) memcpy(w->act0, w->act, (size_t)nact * sizeof *w->act0);
+        if (w->nact > 0) {
+            s = contact_step(w, t_end);
+        } else {
+            /* stillness is tracked over unbroken runs of contact steps; an
+               energy debt is carried over free flight (which keeps energy)
+               to the next run */
+            w->e_start = NAN;
+            w->anc_t = NAN;
+            s = free_step(w, t_end);
+        }
+        if (s != MAGDYN_OK) {
+            w->e_start = NAN;
+            w->anc_t = NAN;
+            memcpy(w->b, w->b0, (size_t)w->n * sizeof *w->b);
+            if (nact > 0) memcpy(w->act, w->act0, (size_t)nact * sizeof *w->act);
+            w->nact = nact;
+            w->t = t;
+            w->fsal = 0;
+            w->calm = 0;
+            return s;
+        }
     }
     if (w->asleep) w->t = t_end;
     return MAGDYN_OK;

@@ -314,6 +314,147 @@ START_TEST(cluster_never_overlaps)
 }
 END_TEST
 
+/* Energy [J] may rise between samples by at most this (relative): the
+ * contact stepper's guard takes any rise back from the kinetic energy, but
+ * while the kinetic energy is nil what the position projection added is
+ * owed until motion pays it (world_step.c; a world does not go to sleep
+ * owing).  Such transient debts below 1e-8 (gcc) and up to 2.4e-6 (clang,
+ * another trajectory of these chaotic clusters) relative were seen: a
+ * known shortfall, bounded here. */
+#define ENERGY_SLACK 1e-5
+
+static unsigned long long xs_state;
+static double xs_uniform(void)
+{
+    xs_state ^= xs_state << 13;
+    xs_state ^= xs_state >> 7;
+    xs_state ^= xs_state << 17;
+    return (double)(xs_state >> 11) / 9007199254740992.0;
+}
+
+/*
+ * n free N42 magnets 10 x 5 x 2.5 mm (Br 1.3 T along the 2.5 mm side, 0.94 g;
+ * point dipoles) placed at random in a cube of side 12 mm cbrt(n), at rest:
+ * they clump.  Sampled every millisecond: no pair overlaps by more than
+ * 1 um, the energy never rises (the contact stepper's guard, world_step.c),
+ * and the cluster comes to rest and sleeps within t_rest.  Linear momentum
+ * stays zero (Newton's third law: internal forces and impulses only).
+ */
+static void cluster_comes_to_rest(int n, unsigned long long seed, double t_rest)
+{
+    magdyn_world *w = magdyn_world_new(NULL);
+    double vol = 0.01 * 0.005 * 0.0025, worst = 0.0, e_prev, side = 0.012 * cbrt((double)n);
+    magdyn_world_stats st;
+    magdyn_vec3 p, l;
+    int added = 0, i, j, k, steps = (int)(t_rest / 1e-3 + 0.5);
+    xs_state = seed;
+    while (added < n) {
+        magdyn_magnet m;
+        double u[4];
+        for (k = 0; k < 4; k++) u[k] = xs_uniform() - 0.5;
+        memset(&m, 0, sizeof m);
+        m.half = magdyn_v3(0.005, 0.0025, 0.00125);
+        m.mass = 7500 * vol;
+        m.moment = magdyn_v3(0, 0, 1.3 * vol / MAGDYN_MU0);
+        m.orientation = magdyn_quat_from_axis_angle(magdyn_v3(u[0], u[1], u[2]), 6 * u[3]);
+        m.position = magdyn_v3(side * (xs_uniform() - 0.5), side * (xs_uniform() - 0.5),
+                               side * (xs_uniform() - 0.5));
+        if (magdyn_world_add(w, &m) >= 0) added++;
+    }
+    e_prev = magdyn_world_energy(w);
+    for (k = 1; k <= steps; k++) {
+        double e;
+        ck_assert_int_eq(magdyn_world_advance(w, 1e-3 * k), MAGDYN_OK);
+        e = magdyn_world_energy(w);
+        ck_assert_msg(e <= e_prev + ENERGY_SLACK * fabs(e_prev), "energy rose %.12g -> %.12g at %d ms",
+                      e_prev, e, k);
+        e_prev = e;
+        for (i = 0; i < n; i++)
+            for (j = i + 1; j < n; j++) {
+                magdyn_magnet a, b;
+                magdyn_world_get(w, i, &a);
+                magdyn_world_get(w, j, &b);
+                worst = fmax(worst, -gap_of(&a, &b));
+            }
+    }
+    magdyn_world_get_stats(w, &st);
+    magdyn_world_momentum(w, &p, &l);
+    ck_assert_msg(worst < 1e-6, "overlap %g m", worst);
+    ck_assert_msg(st.asleep, "not at rest after %g s", t_rest);
+    ck_assert_int_ge(st.resting_pairs, n - 1);       /* one cluster: a connected contact graph */
+    ck_assert_double_le(magdyn_world_kinetic_energy(w), 0.0);
+    ck_assert_double_le(magdyn_vec3_norm(p), 1e-12);
+    magdyn_world_free(w);
+}
+
+START_TEST(cluster4_comes_to_rest)
+{
+    cluster_comes_to_rest(4, 88172645463325252ULL, 0.03);
+}
+END_TEST
+
+/* (skipped under MAGDYN_TEST_QUICK: about 5000 contact steps, slow in valgrind) */
+START_TEST(cluster5_comes_to_rest)
+{
+    if (test_count(100) < 100) return;
+    cluster_comes_to_rest(5, 88172645463325252ULL, 0.05);
+}
+END_TEST
+
+/*
+ * Six N42 cubes of 5 mm (Br 1.3 T along x, 0.94 g), in a row along x with
+ * 1 mm gaps, slightly offset and tilted: they snap into a straight chain,
+ * each touching the next face to face (5 mm apart along the moment), all moments
+ * lined up, and the chain comes to rest.  (A chain of dipoles along their
+ * axes is the lowest-energy straight arrangement: -2 mu0 m^2 / (4 pi r^3)
+ * per neighbour pair against +mu0 m^2 / (4 pi r^3) side by side.)
+ */
+START_TEST(chain_of_six_cubes)
+{
+    magdyn_world *w = magdyn_world_new(NULL);
+    double a = 0.0025, vol = 8 * a * a * a, worst = 0.0, e0;
+    magdyn_world_stats st;
+    int i, j, k;
+    for (i = 0; i < 6; i++) {
+        magdyn_magnet m = block(magdyn_v3(a, a, a), 7500 * vol,
+                                magdyn_v3(i * (2 * a + 0.001), 3e-4 * sin(1.7 * i), 2e-4 * cos(2.3 * i)));
+        m.moment = magdyn_v3(1.3 * vol / MAGDYN_MU0, 0, 0);
+        m.orientation = magdyn_quat_from_axis_angle(magdyn_v3(0.3 * sin(i), 1, 0.5 * cos(i)), 0.1 * sin(3.1 * i));
+        ck_assert_int_eq(magdyn_world_add(w, &m), i);
+    }
+    e0 = magdyn_world_energy(w);
+    for (k = 1; k <= 50; k++) {
+        ck_assert_int_eq(magdyn_world_advance(w, 1e-3 * k), MAGDYN_OK);
+        for (i = 0; i < 6; i++)
+            for (j = i + 1; j < 6; j++) {
+                magdyn_magnet p, q;
+                magdyn_world_get(w, i, &p);
+                magdyn_world_get(w, j, &q);
+                worst = fmax(worst, -gap_of(&p, &q));
+            }
+    }
+    magdyn_world_get_stats(w, &st);
+    ck_assert_msg(worst < 1e-6, "overlap %g m", worst);
+    ck_assert(st.asleep);
+    ck_assert_int_eq(st.resting_pairs, 5);
+    ck_assert_double_lt(magdyn_world_energy(w), e0);
+    for (i = 0; i + 1 < 6; i++) {
+        magdyn_magnet p, q;
+        magdyn_vec3 mp, mq;
+        magdyn_world_get(w, i, &p);
+        magdyn_world_get(w, i + 1, &q);
+        mp = magdyn_quat_rotate(p.orientation, magdyn_v3(1, 0, 0));
+        mq = magdyn_quat_rotate(q.orientation, magdyn_v3(1, 0, 0));
+        /* face to face: 2a apart along the moment (friction may hold them
+           slid sideways a little: the centring force is weak) */
+        ck_assert_double_eq_tol(magdyn_vec3_dot(mp, magdyn_vec3_sub(q.position, p.position)), 2 * a, 1e-6);
+        ck_assert_double_lt(magdyn_vec3_dist(p.position, q.position), 2 * a * 1.1);
+        ck_assert_double_gt(magdyn_vec3_dot(mp, mq), cos(0.5 * MAGDYN_PI / 180));
+    }
+    magdyn_world_free(w);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("world_contact");
@@ -328,6 +469,9 @@ int main(void)
     tcase_add_test(tc, tilted_lands_on_edge_rocks_flat);
     tcase_add_test(tc, snap_ends_flush_touching_at_rest);
     tcase_add_test(tc, cluster_never_overlaps);
+    tcase_add_test(tc, cluster4_comes_to_rest);
+    tcase_add_test(tc, cluster5_comes_to_rest);
+    tcase_add_test(tc, chain_of_six_cubes);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

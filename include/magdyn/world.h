@@ -84,7 +84,9 @@ typedef struct magdyn_world magdyn_world;
  * contacts: first contact time on the dense output to contact_tol, impulses
  * at all manifold points together (impulse.h); pairs that do not separate
  * faster than bounce_speed rest in contact, handled by a velocity-level
- * time stepper until they part.  See magdyn_world_new(3).
+ * time stepper until they part; contact handling never adds energy (a rise
+ * over a contact step is taken back from the kinetic energy), and a cluster
+ * jammed in place for 2 ms sleeps.  See magdyn_world_new(3).
  *
  * magdyn_world_new: NULL when out of memory or a parameter is out of range.
  * magdyn_world_add: MAGDYN_EINVAL (NULL, mass or half extent not > 0),
@@ -94,7 +96,8 @@ typedef struct magdyn_world magdyn_world;
  * magdyn_world_advance: to time t_end [s]; MAGDYN_EINVAL (NULL),
  *   MAGDYN_ENONFINITE (t_end), MAGDYN_ESTATE (t_end before now; nothing
  *   changes), else the status of a failing force evaluation, allocation, or
- *   MAGDYN_ENOCONV when the step size underflows.
+ *   MAGDYN_ENOCONV when the step size underflows; the failing step is undone,
+ *   so the world stays valid at the time reached.
  * magdyn_world_get: MAGDYN_EINVAL for NULL or i out of range.
  * magdyn_world_time [s], magdyn_world_energy [J]: NaN for NULL.  The energy
  *   is kinetic + magnetic (pairs, and -m.B0 in the field) + gravitational
