@@ -475,9 +475,12 @@ static inline void scan_cell(magdyn_gas *g, scan_ctx *sc, int c, double sx, doub
  * with rotors in the gas every crossing rescans all cells, so rotor pairs
  * need not be searched past it.
  */
+static void scan_pairs_discs(magdyn_gas *g, int k, int x0, int x1, int y0, int y1);
+
 static void scan_pairs(magdyn_gas *g, int k, int x0, int x1, int y0, int y1)
 {
     const gas_particle *p = &g->p[k];
+    if (g->n_rot == 0) { scan_pairs_discs(g, k, x0, x1, y0, y1); return; }
     gas_event *ev = &g->ev[k];
     int ncx = g->ncx, ncy = g->ncy, cx = p->cell % ncx, cy = p->cell / ncx, ddx, ddy;
     scan_ctx sc;
@@ -508,6 +511,57 @@ static void scan_pairs(magdyn_gas *g, int k, int x0, int x1, int y0, int y1)
         }
     }
     if (sc.best < ev->tp - g->time) ev->tp = g->time + sc.best;
+}
+
+/*
+ * scan_pairs for a gas of discs only, the hot path: everything the inner
+ * loop needs lives in locals (no stores through pointers that the compiler
+ * must assume alias the particles), the periodic shift is folded into k's
+ * own position once per cell, and the event is written once at the end.
+ */
+static void scan_pairs_discs(magdyn_gas *g, int k, int x0, int x1, int y0, int y1)
+{
+    const gas_particle *P = g->p;
+    const int *head = g->head;
+    gas_event *ev = &g->ev[k];
+    int ncx = g->ncx, ncy = g->ncy, cell = P[k].cell, cx = cell % ncx, cy = cell / ncx;
+    int periodic = g->par.periodic, partner = -1, pcount = 0, ddx, ddy;
+    double x = P[k].x, y = P[k].y, vx = P[k].vx, vy = P[k].vy, rad = P[k].rad;
+    double now = g->time, best = ev->tp - now, w = g->par.width, h = g->par.height;
+    for (ddy = y0; ddy <= y1; ddy++) {
+        int yy = cy + ddy;
+        double ys = y;
+        if (yy < 0) { if (!periodic) continue; yy += ncy; ys = y + h; }
+        else if (yy >= ncy) { if (!periodic) continue; yy -= ncy; ys = y - h; }
+        for (ddx = x0; ddx <= x1; ddx++) {
+            int xx = cx + ddx, j;
+            double xs = x;
+            if (xx < 0) { if (!periodic) continue; xx += ncx; xs = x + w; }
+            else if (xx >= ncx) { if (!periodic) continue; xx -= ncx; xs = x - w; }
+            for (j = head[yy * ncx + xx]; j >= 0; j = P[j].next) {
+                const gas_particle *q = &P[j];
+                double dt = now - q->t0;
+                double dx = xs - (q->x + q->vx * dt), dy = ys - (q->y + q->vy * dt);
+                double dvx = vx - q->vx, dvy = vy - q->vy;
+                double b = dx * dvx + dy * dvy, s, cc, disc, t;
+                if (b >= 0.0 || j == k) continue;
+                s = rad + q->rad;
+                cc = dx * dx + dy * dy - s * s;
+                if (cc <= 0.0) {
+                    t = 0.0;
+                } else {
+                    /* t >= c / (-2 b): skip the square root when that
+                     * already loses to the best event */
+                    if (cc > -2.0 * b * best) continue;
+                    disc = b * b - (dvx * dvx + dvy * dvy) * cc;
+                    if (disc <= 0.0) continue;
+                    t = cc / (-b + sqrt(disc));
+                }
+                if (t < best) { best = t; partner = j; pcount = q->count; }
+            }
+        }
+    }
+    if (partner >= 0) { ev->tp = now + best; ev->partner = partner; ev->pcount = pcount; }
 }
 
 /* All events of k (synchronised to g->time); returns the earliest time. */
