@@ -790,9 +790,15 @@ static magdyn_status cal_drain(magdyn_gas *g, int b)
     while ((c = *pp) >= 0) {
         gas_cent *ce = &g->cal_pool[c];
         int due = cal_index(g, ce->e.t) <= g->cal_cur;
-        if (due || ce->e.ver != g->ev[ce->e.k].ver) {
-            if (due && ce->e.ver == g->ev[ce->e.k].ver && heap_push(g, ce->e) != MAGDYN_OK)
-                return MAGDYN_ENOMEM;
+        const gas_event *ev = &g->ev[ce->e.k];
+        if (due || ce->e.ver != ev->ver) {
+            if (due && ce->e.ver == ev->ver) {
+                /* due within a few events: start loading the particle
+                 * and its partner, so those misses overlap */
+                GAS_PREFETCH(&g->p[ce->e.k]);
+                if (ev->tp <= ev->to) GAS_PREFETCH(&g->p[ev->partner]);
+                if (heap_push(g, ce->e) != MAGDYN_OK) return MAGDYN_ENOMEM;
+            }
             *pp = ce->next;
             ce->next = g->cal_free;
             g->cal_free = c;
