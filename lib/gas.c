@@ -9,6 +9,13 @@
 #include "kinetics_impl.h"
 #include "gas_impl.h"
 
+/* A hint to start loading a cache line that will be needed soon. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(GAS_NO_PREFETCH)
+#define GAS_PREFETCH(a) __builtin_prefetch(a)
+#else
+#define GAS_PREFETCH(a) ((void)0)
+#endif
+
 /* At most this many cells per particle (dilute gases get larger cells). */
 #define CELLS_PER_PARTICLE 4
 /* Contact tolerance of the overlap test when adding (relative). */
@@ -475,9 +482,12 @@ static inline void scan_cell(magdyn_gas *g, scan_ctx *sc, int c, double sx, doub
  * with rotors in the gas every crossing rescans all cells, so rotor pairs
  * need not be searched past it.
  */
+static void scan_pairs_discs(magdyn_gas *g, int k, int x0, int x1, int y0, int y1);
+
 static void scan_pairs(magdyn_gas *g, int k, int x0, int x1, int y0, int y1)
 {
     const gas_particle *p = &g->p[k];
+    if (g->n_rot == 0) { scan_pairs_discs(g, k, x0, x1, y0, y1); return; }
     gas_event *ev = &g->ev[k];
     int ncx = g->ncx, ncy = g->ncy, cx = p->cell % ncx, cy = p->cell / ncx, ddx, ddy;
     scan_ctx sc;
@@ -508,6 +518,81 @@ static void scan_pairs(magdyn_gas *g, int k, int x0, int x1, int y0, int y1)
         }
     }
     if (sc.best < ev->tp - g->time) ev->tp = g->time + sc.best;
+}
+
+/*
+ * scan_pairs for a gas of discs only, the hot path: everything the inner
+ * loop needs lives in locals (no stores through pointers that the compiler
+ * must assume alias the particles), the periodic shift is folded into k's
+ * own position once per cell, and the event is written once at the end.
+ */
+static void scan_pairs_discs(magdyn_gas *g, int k, int x0, int x1, int y0, int y1)
+{
+    const gas_particle *P = g->p;
+    const int *head = g->head;
+    gas_event *ev = &g->ev[k];
+    int ncx = g->ncx, ncy = g->ncy, cell = P[k].cell, cx = cell % ncx, cy = cell / ncx;
+    int periodic = g->par.periodic, partner = -1, pcount = 0, ddx, ddy, nc = 0, i;
+    int first[9];
+    double xsh[9], ysh[9];
+    double x = P[k].x, y = P[k].y, vx = P[k].vx, vy = P[k].vy, rad = P[k].rad;
+    double now = g->time, best = ev->tp - now, w = g->par.width, h = g->par.height;
+    /* first the heads of all cells (independent loads, and a prefetch of
+     * each first particle), so that the cache misses of the cells overlap
+     * instead of queueing behind one another's list walks */
+    if (cx + x0 >= 0 && cx + x1 < ncx && cy + y0 >= 0 && cy + y1 < ncy) {
+        /* away from the edges: no wrapping, no shifts */
+        for (ddy = y0; ddy <= y1; ddy++) {
+            const int *row = head + (cy + ddy) * ncx + cx;
+            for (ddx = x0; ddx <= x1; ddx++) {
+                int j = row[ddx];
+                if (j < 0) continue;
+                GAS_PREFETCH(&P[j]);
+                first[nc] = j; xsh[nc] = x; ysh[nc] = y; nc++;
+            }
+        }
+    } else for (ddy = y0; ddy <= y1; ddy++) {
+        int yy = cy + ddy;
+        double ys = y;
+        if (yy < 0) { if (!periodic) continue; yy += ncy; ys = y + h; }
+        else if (yy >= ncy) { if (!periodic) continue; yy -= ncy; ys = y - h; }
+        for (ddx = x0; ddx <= x1; ddx++) {
+            int xx = cx + ddx, j;
+            double xs = x;
+            if (xx < 0) { if (!periodic) continue; xx += ncx; xs = x + w; }
+            else if (xx >= ncx) { if (!periodic) continue; xx -= ncx; xs = x - w; }
+            j = head[yy * ncx + xx];
+            if (j < 0) continue;
+            GAS_PREFETCH(&P[j]);
+            first[nc] = j; xsh[nc] = xs; ysh[nc] = ys; nc++;
+        }
+    }
+    for (i = 0; i < nc; i++) {
+        double xs = xsh[i], ys = ysh[i];
+        int j;
+        for (j = first[i]; j >= 0; j = P[j].next) {
+            const gas_particle *q = &P[j];
+            double dt = now - q->t0;
+            double dx = xs - (q->x + q->vx * dt), dy = ys - (q->y + q->vy * dt);
+            double dvx = vx - q->vx, dvy = vy - q->vy;
+            double b = dx * dvx + dy * dvy, s, cc, disc, t;
+            if (b >= 0.0 || j == k) continue;
+            s = rad + q->rad;
+            cc = dx * dx + dy * dy - s * s;
+            if (cc <= 0.0) {
+                t = 0.0;
+            } else {
+                /* t >= c / (-2 b): skip the square root when that
+                 * already loses to the best event */
+                if (cc > -2.0 * b * best) continue;
+                disc = b * b - (dvx * dvx + dvy * dvy) * cc;
+                if (disc <= 0.0) continue;
+                t = cc / (-b + sqrt(disc));
+            }
+            if (t < best) { best = t; partner = j; pcount = q->count; }
+        }
+    }
+    if (partner >= 0) { ev->tp = now + best; ev->partner = partner; ev->pcount = pcount; }
 }
 
 /* All events of k (synchronised to g->time); returns the earliest time. */
@@ -705,9 +790,15 @@ static magdyn_status cal_drain(magdyn_gas *g, int b)
     while ((c = *pp) >= 0) {
         gas_cent *ce = &g->cal_pool[c];
         int due = cal_index(g, ce->e.t) <= g->cal_cur;
-        if (due || ce->e.ver != g->ev[ce->e.k].ver) {
-            if (due && ce->e.ver == g->ev[ce->e.k].ver && heap_push(g, ce->e) != MAGDYN_OK)
-                return MAGDYN_ENOMEM;
+        const gas_event *ev = &g->ev[ce->e.k];
+        if (due || ce->e.ver != ev->ver) {
+            if (due && ce->e.ver == ev->ver) {
+                /* due within a few events: start loading the particle
+                 * and its partner, so those misses overlap */
+                GAS_PREFETCH(&g->p[ce->e.k]);
+                if (ev->tp <= ev->to) GAS_PREFETCH(&g->p[ev->partner]);
+                if (heap_push(g, ce->e) != MAGDYN_OK) return MAGDYN_ENOMEM;
+            }
             *pp = ce->next;
             ce->next = g->cal_free;
             g->cal_free = c;
@@ -937,6 +1028,12 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
         if (top.ver != ev->ver) { heap_pop(g); continue; }   /* superseded */
         if (!(t <= te)) break;
         heap_pop(g);
+        /* the next event is most likely the new top: start loading its
+         * particle while this one is handled */
+        if (g->hn > 0) {
+            GAS_PREFETCH(&g->p[g->heap[0].k]);
+            GAS_PREFETCH(&g->ev[g->heap[0].k]);
+        }
         if (t == last) {
             if (++same > same_max) { st = MAGDYN_ENOCONV; break; }
         } else {
