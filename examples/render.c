@@ -197,3 +197,30 @@ int render_png(const char *path, const magdyn_world *w, const render_view *v, in
     return -1;
 #endif
 }
+
+magdyn_status render_record(magdyn_world *w, double t_end, FILE *csv, double csv_dt,
+                            const char *dir, const char *name, const render_view *view,
+                            double first_frame, render_schedule next, void *user,
+                            int *nframes)
+{
+    double t_frame = first_frame, t_csv = csv_dt;
+    char path[1024], cap[256];
+    magdyn_status s = MAGDYN_OK;
+    int nframe = 0;
+    while (magdyn_world_time(w) < t_end) {
+        double t = fmin(fmin(t_frame, t_csv), t_end);
+        if ((s = magdyn_world_advance(w, t)) != MAGDYN_OK) break;
+        if (t == t_csv || t == t_end) {
+            render_csv_row(csv, w);
+            t_csv += csv_dt;
+        }
+        if (t == t_frame) {
+            snprintf(path, sizeof path, "%s/frames/frame_%05d.png", dir, nframe++);
+            snprintf(cap, sizeof cap, "%s: t = %7.3f ms", name, t * 1e3);
+            render_png(path, w, view, 480, 360, cap);
+            t_frame = next(t, user);
+        }
+    }
+    if (nframes) *nframes = nframe;
+    return magdyn_world_time(w) < t_end ? s : MAGDYN_OK;
+}

@@ -38,6 +38,18 @@ void render_log_header(FILE *f);
  * on PATH; prints what it did.  Returns 0 when the video was made. */
 int render_video(const char *dir, const char *name, int fps);
 
+/* The next frame time after a frame at t (INFINITY: no more frames). */
+typedef double (*render_schedule)(double t, void *user);
+
+/* Advance w to t_end, appending a CSV row to csv every csv_dt and at the end,
+ * and writing dir/frames/frame_%05d.png (480 x 360, captioned "name: t = ..")
+ * at first_frame and then at the times next gives (first_frame INFINITY: no
+ * frames); *nframes (may be NULL) gets the number of frames.  Returns the status of the advance that failed, or MAGDYN_OK. */
+magdyn_status render_record(magdyn_world *w, double t_end, FILE *csv, double csv_dt,
+                            const char *dir, const char *name, const render_view *view,
+                            double first_frame, render_schedule next, void *user,
+                            int *nframes);
+
 /* mkdir -p for one level; 0 on success or when it exists. */
 int render_mkdir(const char *path);
 

@@ -22,17 +22,24 @@
 #define FRAME_DT 1e-3
 #define CSV_DT 1e-3
 
+/* render_schedule: a frame every FRAME_DT. */
+static double next_frame(double t, void *user)
+{
+    (void)user;
+    return t + FRAME_DT;
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = ".";
-    int frames = 1, i, nframe = 0;
+    int frames = 1, i;
     char path[1024], cap[256];
     FILE *csv, *log;
     magdyn_world_params p = magdyn_world_params_default();
     magdyn_world *w;
     magdyn_magnet a, b, ob;
     render_view view = {{0.0, 0, 0.024}, 0.045};
-    double br = 1.3, vol = 0.02 * 0.01 * 0.005, t_frame, t_csv;
+    double br = 1.3, vol = 0.02 * 0.01 * 0.005;
     magdyn_status s;
 
     for (i = 1; i < argc; i++) {
@@ -78,25 +85,9 @@ int main(int argc, char **argv)
         printf("picture: %s\n", path);
     else
         printf("no cairo: pictures skipped\n");
-    t_frame = frames && render_available() ? FRAME_DT : INFINITY;
-    t_csv = CSV_DT;
-    while (magdyn_world_time(w) < T_END) {
-        double t = fmin(fmin(t_frame, t_csv), T_END);
-        if ((s = magdyn_world_advance(w, t)) != MAGDYN_OK) {
-            fprintf(stderr, "advance: %s\n", magdyn_strerror(s));
-            break;
-        }
-        if (t == t_csv || t == T_END) {
-            render_csv_row(csv, w);
-            t_csv += CSV_DT;
-        }
-        if (t == t_frame) {
-            snprintf(path, sizeof path, "%s/frames/frame_%05d.png", dir, nframe++);
-            snprintf(cap, sizeof cap, "repel: t = %5.1f ms", t * 1e3);
-            render_png(path, w, &view, 480, 360, cap);
-            t_frame += FRAME_DT;
-        }
-    }
+    s = render_record(w, T_END, csv, CSV_DT, dir, "repel", &view,
+                      frames && render_available() ? FRAME_DT : INFINITY, next_frame, NULL, NULL);
+    if (s != MAGDYN_OK) fprintf(stderr, "advance: %s\n", magdyn_strerror(s));
     magdyn_world_get(w, 1, &ob);
     {
         magdyn_vec3 m = magdyn_quat_rotate(ob.orientation, ob.moment);

@@ -45,6 +45,13 @@ static double next_frame(double t, double t_hit)
     return t + 4e-3;
 }
 
+/* render_schedule for render_record: frames until 40 ms after the hit. */
+static double frame_after(double t, void *user)
+{
+    double t_hit = *(const double *)user, next = next_frame(t, t_hit);
+    return next > t_hit + 0.04 ? INFINITY : next;
+}
+
 static void first_hit(const magdyn_collision *c, void *user)
 {
     double *t = user;
@@ -79,7 +86,7 @@ int main(int argc, char **argv)
 {
     const char *dir = ".";
     int extended = 0, frames = 1, i, nframe = 0;
-    double t_hit = -1.0, t_frame, t_csv;
+    double t_hit = -1.0;
     char path[1024], cap[256];
     FILE *csv, *log;
     magdyn_world_params p = magdyn_world_params_default();
@@ -136,26 +143,9 @@ int main(int argc, char **argv)
     if (render_png(path, w, &view, 800, 600, "snap: start (t = 0)") == 0) printf("picture: %s\n", path);
     else printf("no cairo: pictures skipped\n");
 
-    t_frame = frames && render_available() ? 0.0 : INFINITY;
-    t_csv = CSV_DT;
-    while (magdyn_world_time(w) < T_END) {
-        double t = fmin(fmin(t_frame, t_csv), T_END);
-        if ((s = magdyn_world_advance(w, t)) != MAGDYN_OK) {
-            fprintf(stderr, "advance: %s\n", magdyn_strerror(s));
-            break;
-        }
-        if (t == t_csv || t == T_END) {
-            render_csv_row(csv, w);
-            t_csv += CSV_DT;
-        }
-        if (t == t_frame) {
-            snprintf(path, sizeof path, "%s/frames/frame_%05d.png", dir, nframe++);
-            snprintf(cap, sizeof cap, "snap: t = %7.3f ms", t * 1e3);
-            render_png(path, w, &view, 480, 360, cap);
-            t_frame = next_frame(t, t_hit);
-            if (t_frame > t_hit + 0.04) t_frame = INFINITY;
-        }
-    }
+    s = render_record(w, T_END, csv, CSV_DT, dir, "snap", &view,
+                      frames && render_available() ? 0.0 : INFINITY, frame_after, &t_hit, &nframe);
+    if (s != MAGDYN_OK) fprintf(stderr, "advance: %s\n", magdyn_strerror(s));
     magdyn_world_get(w, 0, &oa);
     magdyn_world_get(w, 1, &ob);
     magdyn_world_get_stats(w, &st);
