@@ -286,7 +286,11 @@ static OBB_INLINE int obb_sat_core(const obb_pair *P, double stop, int full, obb
                 return 0;                                                         \
             }                                                                     \
         } else if (((num_ * fabs(num_) > x2_ * len2_)                             \
-                    | (len2_ < OBB_BLEND_HI * OBB_BLEND_HI))                      \
+                    | (len2_ < OBB_BLEND_HI * OBB_BLEND_HI)                       \
+                    /* signs decide when the squares underflow (sizes near   */ \
+                    /* 1e-160 m and below): else the overlap-only path, which */ \
+                    /* tests num > 0, and this one could disagree (fuzzing)  */ \
+                    | ((num_ > 0.0) & (x_ <= 0.0)))                               \
                    && len2_ > OBB_BLEND_LO * OBB_BLEND_LO) {                      \
             {                                                                     \
                 e_ = obb_edge_value(num_, len2_, bestface, &len_);                \

@@ -252,6 +252,32 @@ END_TEST
 /* Nearly parallel edges: the answer does not flip with the sign or size of
  * a tiny angle, and separation is continuous (Lipschitz in the angle near
  * contact) across the band where edge axes hand over to faces. */
+/*
+ * Found by fuzz/fuzz_collide.c: boxes of ~1e-307 m (denormal coordinates).
+ * The full test compared the squares of an edge separation and its bound,
+ * which underflow to 0 there, so it skipped the separating edge axis and
+ * answered "overlap" while the overlap-only path (out = NULL) said apart.
+ * Both paths must agree for every valid pair.
+ */
+START_TEST(denormal_edge_axis_agrees)
+{
+    const magdyn_obb a = {{0x0.0p+0, 0x0.0p+0, 0x0.009p-1022},
+                          {0x1.e921dd42fba00p-1, 0x1.2e9cd95baba33p-2, 0x1.8000200000000p-959,
+                           -0x1.0p-95},
+                          {0x1.fee921dd42f09p-204, 0x1.fd2e9cd95babap-1020, 0x0.4000000000080p-1022}};
+    const magdyn_obb b = {{0x0.0p+0, -0x1.ff00000000000p-1020, 0x1.fe00020000000p-1020},
+                          {0x1.0p-235, 0x1.ff33636363636p-204, 0x1.e921dd42f0933p-1,
+                           0x1.2e9cd95baba33p-2},
+                          {0x0.0000000080000p-1022, 0x1.8000200000000p-957, 0x0.03fd2e9330000p-1022}};
+    magdyn_sat_result r;
+    ck_assert_int_eq(magdyn_obb_check(&a), MAGDYN_OK);
+    ck_assert_int_eq(magdyn_obb_check(&b), MAGDYN_OK);
+    ck_assert_int_eq(magdyn_obb_sat(&a, &b, &r), magdyn_obb_sat(&a, &b, NULL));
+    ck_assert_int_eq(magdyn_obb_sat(&b, &a, &r), magdyn_obb_sat(&b, &a, NULL));
+    ck_assert_int_eq(r.overlap, r.separation <= 0.0);
+}
+END_TEST
+
 START_TEST(near_parallel_edges)
 {
     magdyn_quat qa = magdyn_quat_from_axis_angle(magdyn_v3(1, 0, 0), 0.25 * MAGDYN_PI);
@@ -641,6 +667,7 @@ int main(void)
     tcase_add_test(tc, broadphase_bad_input);
     tcase_add_test(tc, rect_random_against_boxes);
     tcase_add_test(tc, rect_cases_and_bad_input);
+    tcase_add_test(tc, denormal_edge_axis_agrees);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
