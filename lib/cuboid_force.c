@@ -599,6 +599,11 @@ static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid 
             double e = reg[i].ef / tolf + reg[i].et / tolt;
             if (e > wmax) { wmax = e; worst = i; }
         }
+        /* no region has a comparable (non-NaN) error estimate: tolerances
+         * of 0 or Inf from extreme sizes (half extents ~1e286 m, found by
+         * fuzzing); splitting reg[-1] would be out of bounds */
+        if (worst < 0)
+            return MAGDYN_ENOCONV;
         {
             region a = reg[worst], b = reg[worst];
             if (a.axis == 0) { double m = 0.5 * (a.s0 + a.s1); a.s1 = m; b.s0 = m; }

@@ -451,6 +451,34 @@ START_TEST(twisted_stacks)
 }
 END_TEST
 
+/*
+ * Found by fuzz/fuzz_field.c: a box 1e287 m long ~1e284 m away makes every
+ * region's error estimate NaN; the refinement then split reg[-1] (out of
+ * bounds, caught by -fsanitize=undefined / address).  It must give a status
+ * (or a finite answer) and leave the outputs untouched on failure.
+ */
+START_TEST(extreme_sizes_no_oob)
+{
+    const magdyn_cuboid src = {{0.005, 0.005, 0.005}, {0.0, 0.0, 1.3}, {0.0, 0.0, 0.0},
+                               {1.0, 0.0, 0x0.0000000000700p-1022, 0.0}};
+    const magdyn_cuboid dst = {{0.005, 0.005, 0x1.47ae147ae147bp+952},
+                               {-0x1.1747ae147ae14p-915, 0x0.00000e147cf14p-1022, 0x1.0303030303030p-252},
+                               {0x0.0393130303030p-1022, -0x1.ccdp+205, 0x1.0003ff4ccccccp+945},
+                               {0x1.0000000000014p+0, 0.0, 0.0, 0.0}};
+    const double tols[2] = {1e-3, 0.1};
+    for (int k = 0; k < 2; k++) {
+        magdyn_vec3 f = {7.0, 7.0, 7.0}, t = {9.0, 9.0, 9.0};
+        magdyn_status st = magdyn_cuboid_force_torque(&src, &dst, tols[k], &f, &t);
+        if (st == MAGDYN_OK) {
+            ck_assert(!isnan(f.x) && !isnan(f.y) && !isnan(f.z));
+        } else {
+            ck_assert_int_lt(st, 0);
+            ck_assert(f.x == 7.0 && f.y == 7.0 && f.z == 7.0 && t.x == 9.0);
+        }
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("cuboid_force");
@@ -468,6 +496,7 @@ static Suite *suite(void)
     tcase_add_test(tc, face_on_face_against_closed_form);
     tcase_add_test(tc, twisted_stacks);
     tcase_add_test(tc, bad_input);
+    tcase_add_test(tc, extreme_sizes_no_oob);
     suite_add_tcase(s, tc);
     return s;
 }
