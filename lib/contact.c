@@ -278,8 +278,8 @@ static double face_sigma(const obb_pair *P, int k)
     return t < 0.0 ? -1.0 : 1.0;                         /* m = +n = sign(tb_k) b_k */
 }
 
-int magdyn_obb_manifold(const magdyn_obb *a, const magdyn_obb *b, double margin,
-                        magdyn_manifold *out)
+static int manifold_core(const magdyn_obb *a, const magdyn_obb *b, double margin,
+                         magdyn_manifold *out)
 {
     magdyn_manifold scratch;
     obb_pair P;
@@ -320,4 +320,28 @@ int magdyn_obb_manifold(const magdyn_obb *a, const magdyn_obb *b, double margin,
         out->normal = magdyn_v3(n[0], n[1], n[2]);
         return face_contact(&P, k < 3, k < 3 ? k : k - 3, face_sigma(&P, k), margin, k < 3 ? a : b, out);
     }
+}
+
+/*
+ * Boxes whose sizes or coordinates come near DBL_MAX (~1e308 m) pass
+ * validation but overflow inside the clipping (Inf - Inf = NaN points, found
+ * by fuzzing).  Rather than hand out NaN or Inf, such a result is the
+ * bad-input result: 0, count 0, FACE_FACE, zero normal.
+ */
+int magdyn_obb_manifold(const magdyn_obb *a, const magdyn_obb *b, double margin,
+                        magdyn_manifold *out)
+{
+    magdyn_manifold scratch;
+    int n, i, ok;
+    if (!out) out = &scratch;
+    n = manifold_core(a, b, margin, out);
+    ok = isfinite(out->normal.x) && isfinite(out->normal.y) && isfinite(out->normal.z);
+    for (i = 0; i < n; i++)
+        ok = ok && isfinite(out->point[i].x) && isfinite(out->point[i].y)
+             && isfinite(out->point[i].z) && isfinite(out->depth[i]);
+    if (ok) return n;
+    out->count = 0;
+    out->kind = MAGDYN_CONTACT_FACE_FACE;
+    out->normal = magdyn_v3(0.0, 0.0, 0.0);
+    return 0;
 }

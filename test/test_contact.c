@@ -409,6 +409,36 @@ START_TEST(random_manifolds)
 }
 END_TEST
 
+/*
+ * Found by fuzz/fuzz_collide.c: a box 1.7e308 m long passes validation but
+ * its clipped contact points overflowed to NaN.  Every point and depth the
+ * manifold reports must be finite (huge boxes give the bad-input result).
+ */
+START_TEST(huge_box_no_nan_points)
+{
+    const magdyn_obb a = {{0.0, 0x1p-1007, 0.0},
+                          {0x1.e921dd42f09bap-1, 0x1.2e9cd95baba33p-2, 0x1p-1007, 0.0},
+                          {0x1.e921dd42f09bap+1023, 0x1.2e9cd95baba32p-2, 0x1p-959}};
+    const magdyn_obb b = {{-0x1.0ff0000004000p-95, 0.0, 0x0.007p-1022},
+                          {0.0, 0x1.e921dd42f09bap-1, 0x1.2e9cd95baba33p-2, 0.0},
+                          {0x0.2p-1022, 0x0.0000000020000p-1022, 0x0.00000003ff000p-1022}};
+    const double margins[] = {0.0, 1e-9, 1e-3, 1.0};
+    for (int k = 0; k < 4; k++) {
+        for (int swap = 0; swap < 2; swap++) {
+            magdyn_manifold m;
+            int n = swap ? magdyn_obb_manifold(&b, &a, margins[k], &m)
+                         : magdyn_obb_manifold(&a, &b, margins[k], &m);
+            ck_assert_int_eq(n, m.count);
+            ck_assert(isfinite(m.normal.x) && isfinite(m.normal.y) && isfinite(m.normal.z));
+            for (int i = 0; i < n; i++) {
+                ck_assert(isfinite(m.point[i].x) && isfinite(m.point[i].y) && isfinite(m.point[i].z));
+                ck_assert(isfinite(m.depth[i]));
+            }
+        }
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("contact");
@@ -424,6 +454,7 @@ int main(void)
     tcase_add_test(tc, coincident_and_inside);
     tcase_add_test(tc, bad_input);
     tcase_add_test(tc, random_manifolds);
+    tcase_add_test(tc, huge_box_no_nan_points);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
