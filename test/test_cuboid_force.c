@@ -479,6 +479,34 @@ START_TEST(extreme_sizes_no_oob)
 }
 END_TEST
 
+/*
+ * Found by fuzz/fuzz_field.c: a polarization of 2.8e300 T and a box 1e253 m
+ * long overflow the face integrals; the call returned MAGDYN_OK with a NaN
+ * force.  A result must be finite, or a status with the outputs untouched.
+ */
+START_TEST(overflow_gives_status)
+{
+    const magdyn_cuboid src = {{0.005, 0x1.47ae147ae147bp-696, 0x1.47ae1477bae3fp-8},
+                               {-0x1.0d2276fp+998, 0x0.000000000007fp-1022, 1.3}, {0.0, 0.0, 0.0},
+                               {1.0, 0.0, 0x0.0000000000700p-1022, 0.0}};
+    const magdyn_cuboid dst = {{0.005, 0x1.a7be147ae147bp+840, 0x1.47ae14759143fp-8},
+                               {0.0, 0.0, 1.3}, {0.0, 0.0, 0x1.4af4f0d844d01p-7},
+                               {1.0, 0.0, 0x0.000002b000000p-1022, 0.0}};
+    const double tols[2] = {1e-3, 0.1};
+    for (int k = 0; k < 2; k++) {
+        magdyn_vec3 f = {7.0, 7.0, 7.0}, t = {9.0, 9.0, 9.0};
+        magdyn_status st = magdyn_cuboid_force_torque(&src, &dst, tols[k], &f, &t);
+        if (st == MAGDYN_OK) {
+            ck_assert(isfinite(f.x) && isfinite(f.y) && isfinite(f.z));
+            ck_assert(isfinite(t.x) && isfinite(t.y) && isfinite(t.z));
+        } else {
+            ck_assert_int_lt(st, 0);
+            ck_assert(f.x == 7.0 && f.y == 7.0 && f.z == 7.0 && t.x == 9.0);
+        }
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("cuboid_force");
@@ -497,6 +525,7 @@ static Suite *suite(void)
     tcase_add_test(tc, twisted_stacks);
     tcase_add_test(tc, bad_input);
     tcase_add_test(tc, extreme_sizes_no_oob);
+    tcase_add_test(tc, overflow_gives_status);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -147,7 +147,7 @@ MAGDYN_API magdyn_vec3 magdyn_cuboid_moment(const magdyn_cuboid *c);
  * (||q| - 1| > 1e-9); MAGDYN_EOVERLAP when the boxes interpenetrate by more
  * than 1e-9 of their size (touching is fine); MAGDYN_ENOCONV when the
  * tolerance was not reached within the cubature's region budget (from either
- * side).  force
+ * side) or the result overflows (extreme polarizations or sizes).  force
  * or torque may be NULL; on failure they are untouched.
  */
 MAGDYN_API magdyn_status magdyn_cuboid_force_torque(const magdyn_cuboid *src,
