@@ -93,5 +93,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     magdyn_vec3 Fp = Fk;
     s = magdyn_cuboid_force_parallel(&src, &dst, &Fp, NULL);
     if (s != MAGDYN_OK) FZ_ASSERT(s < 0 && FZ_SAME(Fp, Fk));
+    else FZ_ASSERT(!isnan(Fp.x) && !isnan(Fp.y) && !isnan(Fp.z));
     return 0;
 }

@@ -1,0 +1,23 @@
+#!/bin/sh
+# fuzz/run.sh - build and run the libFuzzer targets (clang, ASan + UBSan).
+# Usage: fuzz/run.sh [seconds per target] [target ...]
+#   targets: collide field kinetics world (default: all)
+# Run from anywhere; builds into $FUZZ_OUT (default /tmp/magdyn-fuzz).
+# Needs config.h: run `autoreconf -fi && ./configure` in the source tree first.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+secs=${1:-240}
+[ $# -gt 0 ] && shift
+targets=${*:-collide field kinetics world}
+out=${FUZZ_OUT:-/tmp/magdyn-fuzz}
+CC=${CC:-clang}
+mkdir -p "$out"
+[ -d "$here/corpus/collide" ] || python3 "$here/gen_corpus.py"
+for t in $targets; do
+    "$CC" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+        -I"$top/include" -I"$top" "$here/fuzz_$t.c" "$top"/lib/*.c -lm -o "$out/fuzz_$t"
+    mkdir -p "$out/corpus_$t"
+    (cd "$out" && ./fuzz_$t -max_total_time="$secs" -timeout=1 -rss_limit_mb=1024 \
+        -print_final_stats=1 "corpus_$t" "$here/corpus/$t")
+done
