@@ -212,8 +212,15 @@ magdyn_status magdyn_cuboid_force_parallel(const magdyn_cuboid *src, const magdy
     for (k = 0; k < 3; k++)
         if (k != ks && fabs(comp(j2, k)) > tol * n2) return MAGDYN_EINVAL;
     d = magdyn_mat3_mulv(magdyn_mat3_transpose(rs), magdyn_vec3_sub(dst->center, src->center));
+    t = magdyn_v3(0, 0, 0);
     force_torque_zz(cycle_to_z(src->half, ks), cycle_to_z(h2, ks), cycle_to_z(d, ks),
                     comp(j1, ks) * comp(j2, ks), &f, torque ? &t : NULL);
+    /* extreme input (boxes ~1e270 m apart, polarizations ~1e300 T) makes
+     * the corner terms overflow to Inf - Inf = NaN (found by fuzzing):
+     * a status, outputs untouched */
+    if (!(isfinite(f.x) && isfinite(f.y) && isfinite(f.z) && isfinite(t.x) && isfinite(t.y)
+          && isfinite(t.z)))
+        return MAGDYN_ENOCONV;
     if (force) *force = magdyn_mat3_mulv(rs, cycle_from_z(f, ks));
     if (torque) *torque = magdyn_mat3_mulv(rs, cycle_from_z(t, ks));
     return MAGDYN_OK;

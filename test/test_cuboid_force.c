@@ -507,6 +507,32 @@ START_TEST(overflow_gives_status)
 }
 END_TEST
 
+/*
+ * Found by fuzz/fuzz_field.c: magdyn_cuboid_force_parallel for cubes
+ * 3.5e272 m apart returned MAGDYN_OK with a NaN force (overflowing corner
+ * terms).  A result must be finite, or a status with outputs untouched.
+ */
+START_TEST(parallel_far_apart_finite)
+{
+    const magdyn_cuboid src = {{0.005, 0.005, 0.005}, {0x1.0d2276fp-986, 0x1.6ffffffffff8p-1008, 1.3},
+                               {0.0, 0.0, 0x0.0008p-1022}, {1.0, 0.0, 0x0.0000000000700p-1022, 0.0}};
+    const magdyn_cuboid dst = {{0.005, 0.005, 0.005}, {0.0, 0x1p-1015, 1.3},
+                               {0.0, 0.0, 0x1.4af4f0d844d01p+905}, {1.0, 0.0, 0.0, 0.0}};
+    magdyn_vec3 f = {7.0, 7.0, 7.0}, t = {9.0, 9.0, 9.0};
+    magdyn_status st = magdyn_cuboid_force_parallel(&src, &dst, &f, &t);
+    if (st == MAGDYN_OK) {
+        ck_assert(isfinite(f.x) && isfinite(f.y) && isfinite(f.z));
+        ck_assert(isfinite(t.x) && isfinite(t.y) && isfinite(t.z));
+    } else {
+        ck_assert_int_lt(st, 0);
+        ck_assert(f.x == 7.0 && f.y == 7.0 && f.z == 7.0 && t.x == 9.0);
+    }
+    f = magdyn_v3(7.0, 7.0, 7.0);
+    st = magdyn_cuboid_force_parallel(&src, &dst, &f, NULL);
+    ck_assert(st == MAGDYN_OK ? isfinite(f.x) && isfinite(f.z) : f.x == 7.0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("cuboid_force");
@@ -526,6 +552,7 @@ static Suite *suite(void)
     tcase_add_test(tc, bad_input);
     tcase_add_test(tc, extreme_sizes_no_oob);
     tcase_add_test(tc, overflow_gives_status);
+    tcase_add_test(tc, parallel_far_apart_finite);
     suite_add_tcase(s, tc);
     return s;
 }

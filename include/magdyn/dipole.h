@@ -168,8 +168,9 @@ MAGDYN_API magdyn_status magdyn_cuboid_force_torque(const magdyn_cuboid *src,
  * smaller half diagonal).  force or torque may be NULL.  Returns MAGDYN_OK;
  * MAGDYN_EINVAL for NULL boxes, non-positive half extents, or a
  * configuration outside that case; MAGDYN_ENONFINITE and MAGDYN_ENORM as
- * magdyn_cuboid_force_torque; outputs untouched on failure.  Overlap is not
- * checked.
+ * magdyn_cuboid_force_torque; MAGDYN_ENOCONV when the closed form overflows
+ * (extreme sizes, distances or polarizations); outputs untouched on
+ * failure.  Overlap is not checked.
  */
 MAGDYN_API magdyn_status magdyn_cuboid_force_parallel(const magdyn_cuboid *src,
                                                       const magdyn_cuboid *dst,
