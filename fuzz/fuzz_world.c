@@ -74,7 +74,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FZ_ASSERT(k == added++);
         } else {
             FZ_ASSERT(magdyn_world_count(w) == added);
-            FZ_ASSERT(FZ_SAME(e0, magdyn_world_energy(w)) || (isnan(e0) && isnan(magdyn_world_energy(w))));
+            double e1 = magdyn_world_energy(w);
+            FZ_ASSERT(FZ_SAME(e0, e1) || (isnan(e0) && isnan(e1)));
         }
     }
     FZ_ASSERT(magdyn_world_count(w) == added);
