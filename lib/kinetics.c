@@ -97,11 +97,18 @@ void magdyn_rough_disc_collide(magdyn_rough_disc *a, magdyn_rough_disc *b,
     ima = 1.0 / a->d.mass; imb = 1.0 / b->d.mass;
     jn = -(1.0 + restitution) * gn / (ima + imb);
     jt = -(1.0 + beta) * gt / (ima + imb + ra * ra / a->inertia + rb * rb / b->inertia);
-    a->d.v.x += ima * (jn * nx + jt * tx); a->d.v.y += ima * (jn * ny + jt * ty);
-    b->d.v.x -= imb * (jn * nx + jt * tx); b->d.v.y -= imb * (jn * ny + jt * ty);
-    /* torque of jt t at -ra n on a, and of -jt t at rb n on b: both -r jt */
-    a->omega -= ra * jt / a->inertia;
-    b->omega -= rb * jt / b->inertia;
+    {
+        double avx = a->d.v.x + ima * (jn * nx + jt * tx), avy = a->d.v.y + ima * (jn * ny + jt * ty);
+        double bvx = b->d.v.x - imb * (jn * nx + jt * tx), bvy = b->d.v.y - imb * (jn * ny + jt * ty);
+        /* torque of jt t at -ra n on a, and of -jt t at rb n on b: both -r jt */
+        double aw = a->omega - ra * jt / a->inertia, bw = b->omega - rb * jt / b->inertia;
+        /* overflow from extreme bodies (found by fuzzing): change nothing */
+        if (!(isfinite(avx) && isfinite(avy) && isfinite(bvx) && isfinite(bvy) && isfinite(aw)
+              && isfinite(bw)))
+            return;
+        a->d.v.x = avx; a->d.v.y = avy; a->omega = aw;
+        b->d.v.x = bvx; b->d.v.y = bvy; b->omega = bw;
+    }
 }
 
 /* ---- rotors ------------------------------------------------------------ */

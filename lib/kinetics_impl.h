@@ -160,10 +160,21 @@ static inline double mdk_impulse(double nx, double ny, double e,
 {
     double vn = nx * (*v1x - *v2x) + ny * (*v1y - *v2y) + *w1 * k1 - *w2 * k2, j;
     if (!(vn < 0.0)) return 0.0;
+    {
+    double a1x, a1y, a1w, a2x, a2y, a2w;
     j = -(1.0 + e) * vn / (inv_m1 + inv_m2 + k1 * k1 * inv_i1 + k2 * k2 * inv_i2);
-    *v1x += j * inv_m1 * nx; *v1y += j * inv_m1 * ny; *w1 += j * k1 * inv_i1;
-    *v2x -= j * inv_m2 * nx; *v2y -= j * inv_m2 * ny; *w2 -= j * k2 * inv_i2;
+    a1x = *v1x + j * inv_m1 * nx; a1y = *v1y + j * inv_m1 * ny; a1w = *w1 + j * k1 * inv_i1;
+    a2x = *v2x - j * inv_m2 * nx; a2y = *v2y - j * inv_m2 * ny; a2w = *w2 - j * k2 * inv_i2;
+    /* valid but extreme bodies (denormal masses, sizes ~1e280 m) can
+     * overflow to Inf or Inf - Inf = NaN (found by fuzzing): then nothing
+     * changes, as for bad input, rather than velocities turning NaN */
+    if (!(isfinite(a1x) && isfinite(a1y) && isfinite(a1w) && isfinite(a2x) && isfinite(a2y)
+          && isfinite(a2w)))
+        return 0.0;
+    *v1x = a1x; *v1y = a1y; *w1 = a1w;
+    *v2x = a2x; *v2y = a2y; *w2 = a2w;
     return j;
+    }
 }
 
 #endif

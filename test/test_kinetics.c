@@ -543,6 +543,33 @@ START_TEST(rough_discs)
 }
 END_TEST
 
+/*
+ * Found by fuzz/fuzz_kinetics.c: a valid rotor with denormal mass and
+ * inertia and a velocity of 1e285 m/s against a valid disc; the impulse
+ * overflowed and the collision left NaN velocities.  Results must stay
+ * finite (an overflowing impulse changes nothing, as bad input does).
+ */
+START_TEST(collide_overflow_stays_finite)
+{
+    magdyn_disc d = {{0x0.000000000009ap-1022, -0x1.851eb851eb84p-532},
+                     {-0x1.333333333333fp-284, 0x1.fff3f847ae147p+624},
+                     0x1.fe66666666666p-92, 0x1.ff00000333333p-1020};
+    magdyn_rotor r = {{0x1.fep-1020, 0x1.ffp-1020}, {0x1.ffp+948, -0x1.99999999aae14p-614},
+                      0x1.147ae147b3fb9p+943, 0x0.0000000003f94p-1022,
+                      0x0.0000000003ff0p-1022, 0x0.0000000003fe0p-1022,
+                      0x0.0000000003ff0p-1022, 0x1.f847ae1473ffp-28};
+    magdyn_rotor r2 = r;
+    ck_assert_int_eq(magdyn_disc_check(&d), MAGDYN_OK);
+    ck_assert_int_eq(magdyn_rotor_check(&r), MAGDYN_OK);
+    magdyn_rotor_disc_collide(&r, &d, 0.0);
+    ck_assert(isfinite(r.v.x) && isfinite(r.v.y) && isfinite(r.omega));
+    ck_assert(isfinite(d.v.x) && isfinite(d.v.y));
+    r2.r.x += 1.0;
+    magdyn_rotor_rotor_collide(&r, &r2, 1.0);
+    ck_assert(isfinite(r.v.x) && isfinite(r.omega) && isfinite(r2.v.x) && isfinite(r2.omega));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("kinetics");
@@ -562,6 +589,7 @@ int main(void)
     tcase_add_test(tc, rotor_contact_without_spin_is_analytic);
     tcase_add_test(tc, rotor_grazing_and_sweep);
     tcase_add_test(tc, rough_discs);
+    tcase_add_test(tc, collide_overflow_stays_finite);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
