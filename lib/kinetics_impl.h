@@ -19,7 +19,7 @@
  * separate or miss, 0 when they overlap and approach.  The root is taken as
  * c / (-b + sqrt(b^2 - v^2 c)), which has no cancellation.
  */
-static inline double mdk_disc_time(double dx, double dy, double dvx, double dvy, double s)
+static inline double mdk_disc_time_raw(double dx, double dy, double dvx, double dvy, double s)
 {
     double b = dx * dvx + dy * dvy, c, v2, disc;
     if (b >= 0.0) return INFINITY;
@@ -29,6 +29,29 @@ static inline double mdk_disc_time(double dx, double dy, double dvx, double dvy,
     disc = b * b - v2 * c;
     if (disc <= 0.0) return INFINITY;
     return c / (-b + sqrt(disc));
+}
+
+static inline double mdk_disc_time(double dx, double dy, double dvx, double dvy, double s)
+{
+    double t = mdk_disc_time_raw(dx, dy, dvx, dvy, s), L, V;
+    if (!isnan(t)) return t;
+    /* the squares overflowed (distances ~1e160 m or speeds ~1e160 m/s,
+     * found by fuzzing: Inf - Inf = NaN): again in units of the largest
+     * length and speed, t = (L / V) t' */
+    L = fmax(fmax(fabs(dx), fabs(dy)), s);
+    V = fmax(fabs(dvx), fabs(dvy));
+    if (!(L > 0.0 && V > 0.0 && isfinite(L) && isfinite(V))) return t;
+    dx /= L; dy /= L; dvx /= V; dvy /= V; s /= L;
+    {
+        /* b^2 - v^2 c by Lagrange's identity, v^2 s^2 - (d x v)^2: a tiny
+         * s / L is not lost against |d| = O(1) there */
+        double b = dx * dvx + dy * dvy, c = dx * dx + dy * dy - s * s;
+        double cr = dx * dvy - dy * dvx, disc = (dvx * dvx + dvy * dvy) * s * s - cr * cr;
+        if (b >= 0.0) return INFINITY;
+        if (c <= 0.0) return 0.0;
+        if (disc < 0.0) return INFINITY;
+        return c / (-b + sqrt(disc)) * (L / V);
+    }
 }
 
 /*

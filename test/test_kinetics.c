@@ -570,6 +570,21 @@ START_TEST(collide_overflow_stays_finite)
 }
 END_TEST
 
+/*
+ * Found by fuzz/fuzz_kinetics.c: valid discs 4e160 m apart approaching at
+ * 2e37 m/s; the squared distance overflowed and the contact time came out
+ * NaN, which is reserved for bad input.  Exact time: (d - s)/v = 2e123 s.
+ */
+START_TEST(contact_time_overflow_not_nan)
+{
+    magdyn_disc a = {{0.0, 0.0}, {0.0, 0.0}, 1.0, 1.0};
+    magdyn_disc b = {{-4e160, 0.0}, {2e37, 0.0}, 1.0, 1.0};
+    double t = magdyn_disc_contact_time(&a, &b);
+    ck_assert(!isnan(t));
+    ck_assert_double_eq_tol(t, (4e160 - 2.0) / 2e37, 1e-9 * 2e123);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("kinetics");
@@ -590,6 +605,7 @@ int main(void)
     tcase_add_test(tc, rotor_grazing_and_sweep);
     tcase_add_test(tc, rough_discs);
     tcase_add_test(tc, collide_overflow_stays_finite);
+    tcase_add_test(tc, contact_time_overflow_not_nan);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
