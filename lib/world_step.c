@@ -754,7 +754,7 @@ static magdyn_status free_step(magdyn_world *w, double t_end)
     {
         magdyn_body *be = w->bt;
         int q, np;
-        memcpy(be, w->b, (size_t)w->n * sizeof *be);
+        if (w->n > 0) memcpy(be, w->b, (size_t)w->n * sizeof *be);
         for (i = 0; i < w->n; i++) {
             const double *yi = w->yn + NS * i;
             be[i].position = magdyn_v3(yi[0], yi[1], yi[2]);
@@ -938,7 +938,7 @@ static int jammed(magdyn_world *w)
     for (i = 0; i < w->n && !strayed; i++)
         if (!w->b[i].fixed && drift(&w->b[i], &w->anc[i]) > SLEEP_DRIFT * w->lmin) strayed = 1;
     if (strayed) {
-        memcpy(w->anc, w->b, (size_t)w->n * sizeof *w->anc);
+        if (w->n > 0) memcpy(w->anc, w->b, (size_t)w->n * sizeof *w->anc);
         w->anc_t = w->t;
         w->anc_steps = 0;
         return 0;
@@ -1035,7 +1035,7 @@ static magdyn_status contact_step(magdyn_world *w, double t_end)
     /* semi-implicit Euler: velocities under the forces, then the contact
        impulses (e = 0: resting), then positions with the new velocities.
        Shrink the step while any point would move too far. */
-    memcpy(w->bt, w->b, (size_t)w->n * sizeof *w->bt);
+    if (w->n > 0) memcpy(w->bt, w->b, (size_t)w->n * sizeof *w->bt);
     ip = solver_params(w, 0.0);
     for (;;) {
         double disp = 0.0;
@@ -1123,7 +1123,7 @@ static magdyn_status contact_step(magdyn_world *w, double t_end)
                with no motion left to pay) is undone: the world sleeps as it
                was before it, at rest too and lower in energy */
             if (w->debt > 0.0) {
-                memcpy(w->b, w->b0, (size_t)w->n * sizeof *w->b);
+                if (w->n > 0) memcpy(w->b, w->b0, (size_t)w->n * sizeof *w->b);
                 w->debt = 0.0;
             }
             for (i = 0; i < w->n; i++) {
@@ -1173,7 +1173,9 @@ magdyn_status magdyn_world_advance(magdyn_world *w, double t_end)
         /* each step is all or nothing: a failing one (out of memory, a
            failing force evaluation) is undone, leaving the state at the
            time reached */
-        memcpy(w->b0, w->b, (size_t)w->n * sizeof *w->b0);
+        /* (an empty world has NULL arrays: memcpy(NULL, NULL, 0) is
+           undefined, found by fuzzing) */
+        if (w->n > 0) memcpy(w->b0, w->b, (size_t)w->n * sizeof *w->b0);
         if (nact > 0) memcpy(w->act0, w->act, (size_t)nact * sizeof *w->act0);
         if (w->nact > 0) {
             s = contact_step(w, t_end);
@@ -1188,7 +1190,7 @@ magdyn_status magdyn_world_advance(magdyn_world *w, double t_end)
         if (s != MAGDYN_OK) {
             w->e_start = NAN;
             w->anc_t = NAN;
-            memcpy(w->b, w->b0, (size_t)w->n * sizeof *w->b);
+            if (w->n > 0) memcpy(w->b, w->b0, (size_t)w->n * sizeof *w->b);
             if (nact > 0) memcpy(w->act, w->act0, (size_t)nact * sizeof *w->act);
             w->nact = nact;
             w->t = t;

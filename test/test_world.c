@@ -306,6 +306,21 @@ START_TEST(bad_input)
 }
 END_TEST
 
+/*
+ * Found by fuzz/fuzz_world.c: advancing a world with no magnets passed NULL
+ * arrays to memcpy (undefined even for 0 bytes; caught by
+ * -fsanitize=undefined).  An empty world just lets time pass.
+ */
+START_TEST(empty_world_advances)
+{
+    magdyn_world *w = magdyn_world_new(NULL);
+    ck_assert_ptr_nonnull(w);
+    ck_assert_int_eq(magdyn_world_advance(w, 1e-3), MAGDYN_OK);
+    ck_assert(magdyn_world_time(w) == 1e-3);
+    magdyn_world_free(w);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("world");
@@ -320,6 +335,7 @@ int main(void)
     tcase_add_test(tc, field_and_gravity);
     tcase_add_test(tc, cuboid_model_free_flight);
     tcase_add_test(tc, bad_input);
+    tcase_add_test(tc, empty_world_advances);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
