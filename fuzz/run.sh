@@ -3,7 +3,8 @@
 # Usage: fuzz/run.sh [seconds per target] [target ...]
 #   targets: collide field kinetics world (default: all)
 # Run from anywhere; builds into $FUZZ_OUT (default /tmp/magdyn-fuzz).
-# Needs config.h: run `autoreconf -fi && ./configure` in the source tree first.
+# Needs config.h and include/magdyn/version.h: run `autoreconf -fi && ./configure`
+# in the source tree first, or set BUILD_DIR to a configured VPATH build dir.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -11,12 +12,13 @@ secs=${1:-240}
 [ $# -gt 0 ] && shift
 targets=${*:-collide field kinetics world}
 out=${FUZZ_OUT:-/tmp/magdyn-fuzz}
+build=${BUILD_DIR:-$top}
 CC=${CC:-clang}
 mkdir -p "$out"
 [ -d "$here/corpus/collide" ] || python3 "$here/gen_corpus.py"
 for t in $targets; do
     "$CC" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-        -I"$top/include" -I"$top" "$here/fuzz_$t.c" "$top"/lib/*.c -lm -o "$out/fuzz_$t"
+        -I"$top/include" -I"$build/include" -I"$build" "$here/fuzz_$t.c" "$top"/lib/*.c -lm -o "$out/fuzz_$t"
     mkdir -p "$out/corpus_$t"
     (cd "$out" && ./fuzz_$t -max_total_time="$secs" -timeout=1 -rss_limit_mb=1024 \
         -print_final_stats=1 "corpus_$t" "$here/corpus/$t")
