@@ -30,17 +30,6 @@ static magdyn_obb moved(const magdyn_obb *b, magdyn_quat q, magdyn_vec3 t)
 /* The smallest |a_i x b_j|.  Edge contacts of nearly parallel edges are
  * ill-conditioned along the edges (rounding / |a_i x b_j|^2), and below 1e-6
  * the edge axes approach the blend band. */
-static double min_cross(const magdyn_obb *a, const magdyn_obb *b)
-{
-    oracle_box A = oracle_make(a), B = oracle_make(b);
-    double m = INFINITY;
-    int i, j;
-    for (i = 0; i < 3; i++)
-        for (j = 0; j < 3; j++)
-            m = fmin(m, magdyn_vec3_norm(magdyn_vec3_cross(A.ax[i], B.ax[j])));
-    return m;
-}
-
 /* Is there a contact point within tol of p? */
 static int has_point(const magdyn_manifold *m, magdyn_vec3 p, double tol)
 {
@@ -328,7 +317,7 @@ START_TEST(random_manifolds)
         if (i % 2) a.center = magdyn_vec3_madd(a.center, -s.separation + test_rng_range(&r, -0.01, 0.01), s.normal);
         magdyn_obb_sat(&a, &b, &s);
         cnt = magdyn_obb_manifold(&a, &b, margin, &m);
-        mc = min_cross(&a, &b);
+        mc = oracle_min_cross(&a, &b);
         np = mc < 1e-6;
         REQUIRE(cnt == m.count && cnt >= 0 && cnt <= 4);
         if (s.separation > margin) {

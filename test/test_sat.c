@@ -32,19 +32,6 @@ static void rng_pair(test_rng *r, long i, magdyn_obb *a, magdyn_obb *b)
     }
 }
 
-/* The smallest |a_i x b_j|: an edge axis's rounding error grows as its
- * inverse, and below 1e-5 the axes approach the blend band. */
-static double min_cross(const magdyn_obb *a, const magdyn_obb *b)
-{
-    oracle_box A = oracle_make(a), B = oracle_make(b);
-    double m = INFINITY;
-    int i, j;
-    for (i = 0; i < 3; i++)
-        for (j = 0; j < 3; j++)
-            m = fmin(m, magdyn_vec3_norm(magdyn_vec3_cross(A.ax[i], B.ax[j])));
-    return m;
-}
-
 static magdyn_obb moved(const magdyn_obb *b, magdyn_quat q, magdyn_vec3 t)
 {
     magdyn_obb m = *b;
@@ -69,7 +56,7 @@ START_TEST(random_pairs_against_oracle)
         double sc, tol, mc;
         rng_pair(&r, i, &a, &b);
         sc = scale_of(&a, &b);
-        mc = min_cross(&a, &b);
+        mc = oracle_min_cross(&a, &b);
         np = mc < 1e-5;
         ov = magdyn_obb_sat(&a, &b, &s);
         flag = magdyn_obb_sat(&a, &b, NULL);

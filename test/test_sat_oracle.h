@@ -142,6 +142,19 @@ static inline double oracle_point_box(const oracle_box *o, magdyn_vec3 p)
     return out2 > 0.0 ? sqrt(out2) : inmax;
 }
 
+/* The smallest |a_i x b_j|: an edge axis's rounding error grows as its
+ * inverse, and below 1e-5 the axes approach the blend band. */
+static inline double oracle_min_cross(const magdyn_obb *a, const magdyn_obb *b)
+{
+    oracle_box A = oracle_make(a), B = oracle_make(b);
+    double m = INFINITY;
+    int i, j;
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < 3; j++)
+            m = fmin(m, magdyn_vec3_norm(magdyn_vec3_cross(A.ax[i], B.ax[j])));
+    return m;
+}
+
 static inline magdyn_obb oracle_obb(magdyn_vec3 c, magdyn_quat q, magdyn_vec3 h)
 {
     magdyn_obb b;
