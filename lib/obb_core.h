@@ -173,7 +173,8 @@ static OBB_INLINE void obb_pair_to_inertial(const obb_pair *p, const double *v, 
 static double obb_edge_value(double num, double len2, double bestface, double *len_out)
 {
     double len = sqrt(len2), e = num / len;
-    if (len < OBB_BLEND_HI) {
+    /* (decided on len2, as the overlap-only path does, so the two agree) */
+    if (len2 < OBB_BLEND_HI * OBB_BLEND_HI) {
         double w = (len - OBB_BLEND_LO) / (OBB_BLEND_HI - OBB_BLEND_LO);
         e = e > bestface ? bestface + w * (e - bestface) : bestface;
     }
@@ -212,6 +213,20 @@ static OBB_NOINLINE int obb_flag_blend(const obb_pair *P, double num, double len
 {
     double len;
     return obb_edge_value(num, len2, obb_face_max(P), &len) > 0.0;
+}
+
+/* The unit normal (b towards a, in a's frame) of edge axis 6-14:
+ * L = e_i x b_j, oriented along ta. */
+static inline void obb_edge_normal(const obb_pair *P, int axis, double *nl)
+{
+    int i = (axis - 6) / 3, j = (axis - 6) % 3, i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
+    double L[3], k;
+    L[i] = 0.0;
+    L[i1] = -P->C[i2][j];
+    L[i2] = P->C[i1][j];
+    k = 1.0 / sqrt(L[i1] * L[i1] + L[i2] * L[i2]);
+    if (L[0] * P->ta[0] + L[1] * P->ta[1] + L[2] * P->ta[2] < 0.0) k = -k;
+    nl[0] = k * L[0]; nl[1] = k * L[1]; nl[2] = k * L[2];
 }
 
 /*
@@ -327,15 +342,7 @@ static OBB_INLINE int obb_sat_core(const obb_pair *P, double stop, int full, obb
         double sg = (j == 0 ? tb0 : j == 1 ? tb1 : tb2) < 0.0 ? -1.0 : 1.0;
         o->nl[0] = sg * P->C[0][j]; o->nl[1] = sg * P->C[1][j]; o->nl[2] = sg * P->C[2][j];
     } else {
-        /* L = e_i x b_j in a's frame */
-        int i = (axis - 6) / 3, j = (axis - 6) % 3, i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
-        double L[3], k;
-        L[i] = 0.0;
-        L[i1] = -P->C[i2][j];
-        L[i2] = P->C[i1][j];
-        k = 1.0 / sqrt(L[i1] * L[i1] + L[i2] * L[i2]);
-        if (L[0] * ta0 + L[1] * ta1 + L[2] * ta2 < 0.0) k = -k;
-        o->nl[0] = k * L[0]; o->nl[1] = k * L[1]; o->nl[2] = k * L[2];
+        obb_edge_normal(P, axis, o->nl);
     }
     return 1;
 }

@@ -636,6 +636,83 @@ START_TEST(rect_cases_and_bad_input)
 }
 END_TEST
 
+/* magdyn_obb_overlap_pairs answers exactly as magdyn_obb_sat(out = NULL):
+ * random pairs (a quarter with nearly parallel edges), pairs turned into
+ * the blend band of nearly parallel edges (1e-8 .. 2e-8 rad, where the
+ * batch hands over to the single test), faces touching exactly, bad boxes
+ * (-1 for every pair that uses one), and a count not divisible by 4. */
+START_TEST(overlap_pairs_equals_single)
+{
+    test_rng r = {0xBA7C4ULL};
+    long n = test_count(200000) + 3, i, bad = 0, band = 0, overlaps = 0;
+    magdyn_obb *boxes = malloc(2 * (size_t)n * sizeof *boxes);
+    int *pairs = malloc(2 * (size_t)n * sizeof *pairs), *ov = malloc((size_t)n * sizeof *ov);
+    REQUIRE(boxes && pairs && ov);
+    for (i = 0; i < n; i++) {
+        magdyn_obb *a = &boxes[2 * i], *b = &boxes[2 * i + 1];
+        rng_pair(&r, i, a, b);
+        if (i % 10 == 1) {
+            /* b: a copy of a turned by 1.5e-8 rad and shifted to overlap
+             * slightly or miss slightly along a's z axis */
+            double ang = (1.0 + test_rng_uniform(&r)) * 1e-8, off = (test_rng_uniform(&r) - 0.5) * 1e-9;
+            magdyn_vec3 ax = magdyn_quat_rotate(a->orientation, magdyn_v3(0, 0, 1));
+            *b = *a;
+            b->orientation = magdyn_quat_mul(magdyn_quat_from_axis_angle(magdyn_quat_rotate(test_rng_quat(&r), magdyn_v3(0, 0, 1)), ang), a->orientation);
+            b->center = magdyn_vec3_add(a->center, magdyn_vec3_scale(ax, 2.0 * a->half.z + off));
+            band++;
+        } else if (i % 10 == 2) {
+            /* aligned faces touching exactly */
+            *b = *a;
+            b->center = magdyn_vec3_add(a->center, magdyn_quat_rotate(a->orientation, magdyn_v3(2.0 * a->half.x, 0.25, 0)));
+        }
+        if (i % 97 == 5) {
+            switch ((i / 97) % 4) {
+            case 0: a->center.y = NAN; break;
+            case 1: b->half.z = 0.0; break;
+            case 2: a->orientation.w *= 1.01; break;
+            default: b->center.x = INFINITY; break;
+            }
+        }
+        /* pairs in a scrambled order, so the four lanes see unrelated pairs */
+        pairs[2 * i] = (int)(2 * i);
+        pairs[2 * i + 1] = (int)(2 * i + 1);
+    }
+    for (i = n - 1; i > 0; i--) {
+        long j = (long)(test_rng_uniform(&r) * (double)(i + 1));
+        int t0 = pairs[2 * i], t1 = pairs[2 * i + 1];
+        pairs[2 * i] = pairs[2 * j]; pairs[2 * i + 1] = pairs[2 * j + 1];
+        pairs[2 * j] = t0; pairs[2 * j + 1] = t1;
+    }
+    REQUIRE(magdyn_obb_overlap_pairs((int)(2 * n), boxes, (int)n, pairs, ov) == MAGDYN_OK);
+    for (i = 0; i < n; i++) {
+        const magdyn_obb *a = &boxes[pairs[2 * i]], *b = &boxes[pairs[2 * i + 1]];
+        int want = magdyn_obb_check(a) != MAGDYN_OK || magdyn_obb_check(b) != MAGDYN_OK
+                   ? -1 : magdyn_obb_sat(a, b, NULL);
+        REQUIRE_MSG(ov[i] == want, "pair %ld (boxes %d, %d): batch %d, single %d", i,
+                    pairs[2 * i], pairs[2 * i + 1], ov[i], want);
+        bad += want < 0;
+        overlaps += want > 0;
+    }
+    REQUIRE(bad > n / 200 && overlaps > n / 5 && band > n / 20);
+    /* bad arguments: EINVAL and the output untouched */
+    for (i = 0; i < 4; i++) ov[i] = 7;
+    REQUIRE(magdyn_obb_overlap_pairs(-1, boxes, 4, pairs, ov) == MAGDYN_EINVAL);
+    REQUIRE(magdyn_obb_overlap_pairs((int)(2 * n), boxes, -1, pairs, ov) == MAGDYN_EINVAL);
+    REQUIRE(magdyn_obb_overlap_pairs((int)(2 * n), NULL, 4, pairs, ov) == MAGDYN_EINVAL);
+    REQUIRE(magdyn_obb_overlap_pairs((int)(2 * n), boxes, 4, NULL, ov) == MAGDYN_EINVAL);
+    REQUIRE(magdyn_obb_overlap_pairs((int)(2 * n), boxes, 4, pairs, NULL) == MAGDYN_EINVAL);
+    pairs[5] = (int)(2 * n);
+    REQUIRE(magdyn_obb_overlap_pairs((int)(2 * n), boxes, 4, pairs, ov) == MAGDYN_EINVAL);
+    pairs[5] = -1;
+    REQUIRE(magdyn_obb_overlap_pairs((int)(2 * n), boxes, 4, pairs, ov) == MAGDYN_EINVAL);
+    REQUIRE(ov[0] == 7 && ov[1] == 7 && ov[2] == 7 && ov[3] == 7);
+    REQUIRE(magdyn_obb_overlap_pairs(0, NULL, 0, NULL, NULL) == MAGDYN_OK);
+    free(boxes);
+    free(pairs);
+    free(ov);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("sat");
@@ -655,6 +732,7 @@ int main(void)
     tcase_add_test(tc, rect_random_against_boxes);
     tcase_add_test(tc, rect_cases_and_bad_input);
     tcase_add_test(tc, denormal_edge_axis_agrees);
+    tcase_add_test(tc, overlap_pairs_equals_single);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -82,6 +82,21 @@ MAGDYN_API magdyn_status magdyn_obb_check(const magdyn_obb *box);
 MAGDYN_API int magdyn_obb_sat(const magdyn_obb *a, const magdyn_obb *b, magdyn_sat_result *out);
 
 /*
+ * The overlap-only test for many pairs at once: for k < npairs,
+ * overlap[k] = magdyn_obb_sat(&boxes[pairs[2k]], &boxes[pairs[2k+1]], NULL)
+ * (1 when the boxes intersect or touch, 0 when apart; the same answer to
+ * the last bit), or -1 when either box fails magdyn_obb_check.  pairs is
+ * laid out as magdyn_broadphase_pairs fills it.  The pairs are tested four at
+ * a time across vector lanes (AVX2 where the processor has it), several
+ * times faster per pair than separate calls.  Returns MAGDYN_OK (also for
+ * npairs = 0, when the pointers are not used); MAGDYN_EINVAL for nboxes < 0,
+ * npairs < 0, a NULL array, or an index outside [0, nboxes), and then
+ * overlap is untouched.
+ */
+MAGDYN_API magdyn_status magdyn_obb_overlap_pairs(int nboxes, const magdyn_obb *boxes, int npairs,
+                                                  const int *pairs, int *overlap);
+
+/*
  * The same test with a status: MAGDYN_OK and *out filled, or the status of
  * magdyn_obb_check for the first bad box (MAGDYN_EINVAL for NULL out) and
  * *out untouched.
