@@ -65,11 +65,42 @@ static double now(void)
     return (double)clock() / CLOCKS_PER_SEC;
 }
 
+static volatile double sink;
 static magdyn_obb *P;          /* the pool */
 static long NPOOL;             /* its size */
 static int *IA, *IB;           /* pair k is P[IA[k]], P[IB[k]] */
 static int *PAIRS, *OUT;       /* the same pairs interleaved, for magdyn_obb_overlap_pairs */
-static volatile double sink;
+#define CHUNK 256              /* manifolds per magdyn_obb_manifold_pairs call (an L1-sized buffer) */
+static magdyn_manifold MOUT[CHUNK];
+
+/* magdyn_obb_manifold_pairs over all pairs, CHUNK at a time [ns/pair] */
+static double time_manifold_pairs(void)
+{
+    double t0 = now(), acc = 0.0;
+    long k;
+    int j;
+    for (k = 0; k < NPAIRS; k += CHUNK) {
+        int n = NPAIRS - k < CHUNK ? (int)(NPAIRS - k) : CHUNK;
+        magdyn_obb_manifold_pairs((int)NPOOL, P, n, PAIRS + 2 * k, 0.0, MOUT);
+        for (j = 0; j < n; j++) acc += MOUT[j].count;
+    }
+    sink = acc;
+    return (now() - t0) / (double)NPAIRS * 1e9;
+}
+
+/* 1 when two manifolds are the same to the last bit */
+static int same_manifold(const magdyn_manifold *x, const magdyn_manifold *y)
+{
+    int i;
+    if (x->count != y->count || x->kind != y->kind || x->normal.x != y->normal.x
+        || x->normal.y != y->normal.y || x->normal.z != y->normal.z)
+        return 0;
+    for (i = 0; i < x->count; i++)
+        if (x->point[i].x != y->point[i].x || x->point[i].y != y->point[i].y
+            || x->point[i].z != y->point[i].z || x->depth[i] != y->depth[i])
+            return 0;
+    return 1;
+}
 
 /* the median of REPEAT runs (the machine may be shared) */
 static double median(double *t, int n)
@@ -120,7 +151,7 @@ static void to_ode(const magdyn_obb *b, ode_box *o)
 }
 #endif
 
-enum { T_FLAG, T_BATCH, T_FULL, T_MAN, T_TOUCH, T_BOXBOX, T_TOUCH_Q, T_BOXBOX_Q, T_N };
+enum { T_FLAG, T_BATCH, T_FULL, T_MAN, T_MANB, T_TOUCH, T_BOXBOX, T_TOUCH_Q, T_BOXBOX_Q, T_N };
 
 static void run(const char *label)
 {
@@ -144,6 +175,7 @@ static void run(const char *label)
         }
         TIME_PASS(ts[T_FULL][r], { magdyn_sat_result s_; magdyn_obb_sat(&A_, &B_, &s_); acc_ += s_.separation; });
         TIME_PASS(ts[T_MAN][r], { magdyn_manifold m_; acc_ += magdyn_obb_manifold(&A_, &B_, 0.0, &m_); });
+        ts[T_MANB][r] = time_manifold_pairs();
 #ifdef HAVE_ODE
         TIME_PASS(ts[T_TOUCH][r], acc_ += dBoxTouchesBox(OA_.p, OA_.R, OA_.side, OB_.p, OB_.R, OB_.side););
         TIME_PASS(ts[T_BOXBOX][r], {
@@ -212,8 +244,22 @@ static void run(const char *label)
                med[T_TOUCH], median_ratio(ts[T_FLAG], ts[T_TOUCH]), median_ratio(ts[T_BATCH], ts[T_TOUCH]),
                median_ratio(ts[T_FULL], ts[T_TOUCH]));
         printf("  magdyn_obb_manifold (margin 0):                 %6.1f ns/pair\n", t_man);
-        printf("  ODE dBoxBox (8 contacts):                       %6.1f ns/pair   (ratio %.2f)\n", med[T_BOXBOX],
-               median_ratio(ts[T_MAN], ts[T_BOXBOX]));
+        {
+            long same = 0, kk;
+            for (kk = 0; kk < NPAIRS; kk += CHUNK) {
+                int n = NPAIRS - kk < CHUNK ? (int)(NPAIRS - kk) : CHUNK, j;
+                magdyn_obb_manifold_pairs((int)NPOOL, P, n, PAIRS + 2 * kk, 0.0, MOUT);
+                for (j = 0; j < n; j++) {
+                    magdyn_manifold m1;
+                    magdyn_obb_manifold(&P[PAIRS[2 * (kk + j)]], &P[PAIRS[2 * (kk + j) + 1]], 0.0, &m1);
+                    same += same_manifold(&m1, &MOUT[j]);
+                }
+            }
+            printf("  magdyn_obb_manifold_pairs (%d per call):       %6.1f ns/pair   (answers as magdyn_obb_manifold: %ld of %ld)\n",
+                   CHUNK, med[T_MANB], same, NPAIRS);
+        }
+        printf("  ODE dBoxBox (8 contacts):                       %6.1f ns/pair   (ratio %.2f, batch %.2f)\n", med[T_BOXBOX],
+               median_ratio(ts[T_MAN], ts[T_BOXBOX]), median_ratio(ts[T_MANB], ts[T_BOXBOX]));
         printf("  ODE with dQtoR for both boxes in the loop:      %6.1f ns/pair dBoxTouchesBox (ratio flag %.2f),\n"
                "                                                 %6.1f ns/pair dBoxBox (ratio %.2f)\n",
                med[T_TOUCH_Q], median_ratio(ts[T_FLAG], ts[T_TOUCH_Q]), med[T_BOXBOX_Q],

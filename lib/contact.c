@@ -17,7 +17,7 @@
 #include <math.h>
 #include <float.h>
 #include <magdyn/contact.h>
-#include "obb_core.h"
+#include "contact_impl.h"
 
 /* The polygon part with sgn * p[c] <= h, p = (x, y, z) in reference-face
  * coordinates.  Vertices up to slack beyond the line count as on it (so
@@ -278,29 +278,18 @@ static double face_sigma(const obb_pair *P, int k)
     return t < 0.0 ? -1.0 : 1.0;                         /* m = +n = sign(tb_k) b_k */
 }
 
-static int manifold_core(const magdyn_obb *a, const magdyn_obb *b, double margin,
-                         magdyn_manifold *out)
+/* The manifold of a pair whose boxes are valid, within margin on every
+ * axis, from the separating-axis result r on. */
+static int manifold_from_sat(const obb_pair *P, const obb_sat *rp, const magdyn_obb *a,
+                             const magdyn_obb *b, double margin, magdyn_manifold *out)
 {
-    magdyn_manifold scratch;
-    obb_pair P;
-    obb_sat r = {0.0, 0, {0.0, 0.0, 0.0}, 0, 0.0};
+    const obb_sat r = *rp;
     double n[3];
-    int valid;
-    if (!out) out = &scratch;
-    out->count = 0;
-    out->kind = MAGDYN_CONTACT_FACE_FACE;
-    out->normal = magdyn_v3(0.0, 0.0, 0.0);
-    if (!a || !b || obb_spheres_apart(a, b, margin)) return 0;   /* (bad input gives 0 too) */
-    /* bad input gives 0 whatever the axes say, so validity is needed only
-     * when they leave the boxes within the margin (the core only adds,
-     * multiplies, compares and takes roots of sums of squares) */
-    valid = obb_pair_of(a, b, &P) & (margin >= 0.0) & (margin <= DBL_MAX);
-    if (!obb_sat_core(&P, margin, 1, &r) || !valid) return 0;
-    obb_pair_to_inertial(&P, r.nl, n);
+    obb_pair_to_inertial(P, r.nl, n);
     out->normal = magdyn_v3(n[0], n[1], n[2]);
-    if (r.axis < 3) return face_contact(&P, 1, r.axis, face_sigma(&P, r.axis), margin, a, out);
-    if (r.axis < 6) return face_contact(&P, 0, r.axis - 3, face_sigma(&P, r.axis), margin, b, out);
-    if (edge_contact(&P, a, (r.axis - 6) / 3, (r.axis - 6) % 3, r.nl, r.sep <= 0.0, out)) {
+    if (r.axis < 3) return face_contact(P, 1, r.axis, face_sigma(P, r.axis), margin, a, out);
+    if (r.axis < 6) return face_contact(P, 0, r.axis - 3, face_sigma(P, r.axis), margin, b, out);
+    if (edge_contact(P, a, (r.axis - 6) / 3, (r.axis - 6) % 3, r.nl, r.sep <= 0.0, out)) {
         /* (a blended near-parallel axis may understate the edges' gap) */
         if (out->depth[0] >= -margin) return 1;
         out->count = 0;
@@ -311,15 +300,35 @@ static int manifold_core(const magdyn_obb *a, const magdyn_obb *b, double margin
         int k = r.face_axis;
         double nl[3] = {0.0, 0.0, 0.0};
         if (k < 3) {
-            nl[k] = -face_sigma(&P, k);
+            nl[k] = -face_sigma(P, k);
         } else {
-            double sg = face_sigma(&P, k);
-            nl[0] = sg * P.C[0][k - 3]; nl[1] = sg * P.C[1][k - 3]; nl[2] = sg * P.C[2][k - 3];
+            double sg = face_sigma(P, k);
+            nl[0] = sg * P->C[0][k - 3]; nl[1] = sg * P->C[1][k - 3]; nl[2] = sg * P->C[2][k - 3];
         }
-        obb_pair_to_inertial(&P, nl, n);
+        obb_pair_to_inertial(P, nl, n);
         out->normal = magdyn_v3(n[0], n[1], n[2]);
-        return face_contact(&P, k < 3, k < 3 ? k : k - 3, face_sigma(&P, k), margin, k < 3 ? a : b, out);
+        return face_contact(P, k < 3, k < 3 ? k : k - 3, face_sigma(P, k), margin, k < 3 ? a : b, out);
     }
+}
+
+/* the answer for no contact, and for bad input */
+static void manifold_none(magdyn_manifold *out)
+{
+    out->count = 0;
+    out->kind = MAGDYN_CONTACT_FACE_FACE;
+    out->normal = magdyn_v3(0.0, 0.0, 0.0);
+}
+
+static int manifold_core(const magdyn_obb *a, const magdyn_obb *b, double margin,
+                         magdyn_manifold *out)
+{
+    obb_pair P;
+    obb_sat r = {0.0, 0, {0.0, 0.0, 0.0}, 0, 0.0};
+    manifold_none(out);
+    if (!a || !b || obb_spheres_apart(a, b, margin)) return 0;   /* (bad input gives 0 too) */
+    if (!obb_pair_of(a, b, &P) || !(margin >= 0.0) || !(margin <= DBL_MAX)) return 0;
+    if (!obb_sat_core(&P, margin, 1, &r)) return 0;
+    return manifold_from_sat(&P, &r, a, b, margin, out);
 }
 
 /*
@@ -328,20 +337,29 @@ static int manifold_core(const magdyn_obb *a, const magdyn_obb *b, double margin
  * by fuzzing).  Rather than hand out NaN or Inf, such a result is the
  * bad-input result: 0, count 0, FACE_FACE, zero normal.
  */
-int magdyn_obb_manifold(const magdyn_obb *a, const magdyn_obb *b, double margin,
-                        magdyn_manifold *out)
+/* n points in out, or the bad-input answer when they are not finite */
+static int manifold_finite(int n, magdyn_manifold *out)
 {
-    magdyn_manifold scratch;
-    int n, i, ok;
-    if (!out) out = &scratch;
-    n = manifold_core(a, b, margin, out);
-    ok = isfinite(out->normal.x) && isfinite(out->normal.y) && isfinite(out->normal.z);
+    int i, ok = isfinite(out->normal.x) && isfinite(out->normal.y) && isfinite(out->normal.z);
     for (i = 0; i < n; i++)
         ok = ok && isfinite(out->point[i].x) && isfinite(out->point[i].y)
              && isfinite(out->point[i].z) && isfinite(out->depth[i]);
     if (ok) return n;
-    out->count = 0;
-    out->kind = MAGDYN_CONTACT_FACE_FACE;
-    out->normal = magdyn_v3(0.0, 0.0, 0.0);
+    manifold_none(out);
     return 0;
+}
+
+int magdyn_obb_manifold(const magdyn_obb *a, const magdyn_obb *b, double margin,
+                        magdyn_manifold *out)
+{
+    magdyn_manifold scratch;
+    if (!out) out = &scratch;
+    return manifold_finite(manifold_core(a, b, margin, out), out);
+}
+
+int obb_manifold_from_sat(const obb_pair *P, const obb_sat *r, const magdyn_obb *a,
+                          const magdyn_obb *b, double margin, magdyn_manifold *out)
+{
+    manifold_none(out);
+    return manifold_finite(manifold_from_sat(P, r, a, b, margin, out), out);
 }

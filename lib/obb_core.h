@@ -230,6 +230,38 @@ static inline void obb_edge_normal(const obb_pair *P, int axis, double *nl)
 }
 
 /*
+ * One edge axis k of the full test: num = |t . L| - r_a - r_b for the
+ * unnormalised axis L, len2 = |L|^2.  Updates the largest separation, the
+ * best axis (an edge must beat the best by tol plus its own rounding
+ * error) and x = min(sepmax, best + tol); returns 0 when the axis separates
+ * the boxes by more than stop.  The axis is normalised only when it could
+ * change the answer: num / len > x is decided on signed squares,
+ * num |num| > x |x| len^2 (v |v| is increasing; underflow aside the same
+ * decision as by cases).  Shared by obb_sat_core and the four-lane test of
+ * sat_batch.c, so both give the same bits.
+ */
+static OBB_INLINE int obb_edge_step(double num, double len2, int k, double bestface, double stop,
+                                    double tol, double scale, double *sepmax, double *best,
+                                    int *axis, double *x)
+{
+    double len, e;
+    if (!(((num * fabs(num) > *x * fabs(*x) * len2)
+           | (len2 < OBB_BLEND_HI * OBB_BLEND_HI)
+           /* signs decide when the squares underflow (sizes near 1e-160 m
+            * and below): else the overlap-only path, which tests num > 0,
+            * and this one could disagree (fuzzing) */
+           | ((num > 0.0) & (*x <= 0.0)))
+          && len2 > OBB_BLEND_LO * OBB_BLEND_LO))
+        return 1;
+    e = obb_edge_value(num, len2, bestface, &len);
+    if (e > stop) return 0;
+    *sepmax = e > *sepmax ? e : *sepmax;
+    if (e > *best + tol + 1e-15 * scale / len) { *best = e; *axis = k; }
+    *x = *sepmax < *best + tol ? *sepmax : *best + tol;
+    return 1;
+}
+
+/*
  * The separating-axis core, unrolled into scalars (the 3 x 3 loops with
  * computed indices kept everything in memory).  Returns 1 when the boxes
  * are within stop of each other on every axis (then *o holds the best
@@ -237,8 +269,7 @@ static inline void obb_edge_normal(const obb_pair *P, int axis, double *nl)
  * undefined).  With full = 0 and stop = 0 it only decides overlap and never
  * normalises an edge axis; with full = 1 the separation and normal are
  * computed.  An edge axis is normalised only when it could change the
- * answer: num / len > x is decided on signed squares (underflow aside, the
- * same decision to the last bit as comparing squares by cases).
+ * answer (see obb_edge_step).
  */
 static OBB_INLINE int obb_sat_core(const obb_pair *P, double stop, int full, obb_sat *o)
 {
@@ -249,7 +280,7 @@ static OBB_INLINE int obb_sat_core(const obb_pair *P, double stop, int full, obb
     const double c20 = P->C[2][0], c21 = P->C[2][1], c22 = P->C[2][2];
     double tb0, tb1, tb2;
     double d00, d01, d02, d10, d11, d12, d20, d21, d22;
-    double best = -INFINITY, bestface, sepmax, tol = 0.0, scale = 0.0, s, x_, x2_;
+    double best = -INFINITY, bestface, sepmax, tol = 0.0, scale = 0.0, s, x_;
     int axis = 0;
 
     d00 = fabs(c00); d01 = fabs(c01); d02 = fabs(c02);
@@ -282,17 +313,11 @@ static OBB_INLINE int obb_sat_core(const obb_pair *P, double stop, int full, obb
 #undef OBB_FACE
     bestface = sepmax;
     if (full) { o->face_axis = axis; o->face_sep = best; }
-    /* an edge axis matters when its separation num / len exceeds x_:
-     * decided without the square root as num |num| > x_ |x_| len^2 (v |v|
-     * is increasing; x2_ = x_ |x_|); x_ changes only when an edge axis is
-     * taken */
     x_ = sepmax < best + tol ? sepmax : best + tol;
-    x2_ = x_ * fabs(x_);
-
     /* edge a_i x b_j: in a's frame L = e_i x (c_0j, c_1j, c_2j) */
 #define OBB_EDGE(k, tl, ra, rb, l2)                                               \
     {                                                                             \
-        double num_ = fabs(tl) - (ra) - (rb), len2_ = (l2), len_, e_;             \
+        double num_ = fabs(tl) - (ra) - (rb), len2_ = (l2);                       \
         if (!full) {                                                              \
             if (len2_ >= OBB_BLEND_HI * OBB_BLEND_HI) {                           \
                 if (num_ > 0.0) return 0;                                         \
@@ -300,23 +325,9 @@ static OBB_INLINE int obb_sat_core(const obb_pair *P, double stop, int full, obb
                        && obb_flag_blend(P, num_, len2_)) {                       \
                 return 0;                                                         \
             }                                                                     \
-        } else if (((num_ * fabs(num_) > x2_ * len2_)                             \
-                    | (len2_ < OBB_BLEND_HI * OBB_BLEND_HI)                       \
-                    /* signs decide when the squares underflow (sizes near   */ \
-                    /* 1e-160 m and below): else the overlap-only path, which */ \
-                    /* tests num > 0, and this one could disagree (fuzzing)  */ \
-                    | ((num_ > 0.0) & (x_ <= 0.0)))                               \
-                   && len2_ > OBB_BLEND_LO * OBB_BLEND_LO) {                      \
-            {                                                                     \
-                e_ = obb_edge_value(num_, len2_, bestface, &len_);                \
-                if (e_ > stop) return 0;                                          \
-                if (full) {                                                       \
-                    sepmax = e_ > sepmax ? e_ : sepmax;                           \
-                    if (e_ > best + tol + 1e-15 * scale / len_) { best = e_; axis = k; } \
-                    x_ = sepmax < best + tol ? sepmax : best + tol;               \
-                    x2_ = x_ * fabs(x_);                                          \
-                }                                                                 \
-            }                                                                     \
+        } else if (!obb_edge_step(num_, len2_, k, bestface, stop, tol, scale,     \
+                                  &sepmax, &best, &axis, &x_)) {                  \
+            return 0;                                                             \
         }                                                                         \
     }
     OBB_EDGE(6,  ta2 * c10 - ta1 * c20, a1 * d20 + a2 * d10, b1 * d02 + b2 * d01, c10 * c10 + c20 * c20)

@@ -12,15 +12,25 @@
  * the last bit; the rare pairs with nearly parallel edges in the hand-over
  * band go to magdyn_obb_sat itself.
  */
+#ifdef __clang__
+/* a * b + c stays two roundings, as in the scalar core, also in the inline
+ * functions of the headers below (configure adds -ffp-contract=off too;
+ * gcc's -std=c11 does this) */
+#pragma STDC FP_CONTRACT OFF
+#endif
 #include <math.h>
 #include <stddef.h>
 #include <magdyn/sat.h>
-#include "obb_core.h"
+#include "contact_impl.h"
 
-#ifdef __clang__
-/* a * b + c stays two roundings, as in the scalar core (gcc: -std=c11 does this) */
-#pragma STDC FP_CONTRACT OFF
-#endif
+
+/* The manifold of no contact (magdyn_obb_manifold's for pairs apart). */
+static void manifold_none(magdyn_manifold *out)
+{
+    out->count = 0;
+    out->kind = MAGDYN_CONTACT_FACE_FACE;
+    out->normal = magdyn_v3(0.0, 0.0, 0.0);
+}
 
 /* The answer for one pair, as the batch gives it: 1, 0, or -1 for a bad box. */
 static int pair_answer(const magdyn_obb *a, const magdyn_obb *b)
@@ -41,7 +51,10 @@ typedef long long m4 __attribute__((vector_size(32)));
 #endif
 #pragma GCC diagnostic ignored "-Wpsabi"
 
-static inline v4 vabs(v4 x)
+/* The block functions are inlined into the AVX2 and AVX-512 loops below. */
+#define BLOCK_FN static inline __attribute__((always_inline, target("avx2")))
+
+BLOCK_FN v4 vabs(v4 x)
 {
     const m4 m = {0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL,
                   0x7fffffffffffffffLL};
@@ -49,25 +62,81 @@ static inline v4 vabs(v4 x)
 }
 
 /* lane-wise c ? x : y with c from a comparison */
-static inline v4 vsel(m4 c, v4 x, v4 y) { return (v4)((c & (m4)x) | (~c & (m4)y)); }
+BLOCK_FN v4 vsel(m4 c, v4 x, v4 y) { return (v4)((c & (m4)x) | (~c & (m4)y)); }
 
 #define GATHER(P, f) (v4){(P)[0]->f, (P)[1]->f, (P)[2]->f, (P)[3]->f}
 
 /* obb_valid_n2, lane by lane */
-static inline m4 valid4(v4 cx, v4 cy, v4 cz, v4 hx, v4 hy, v4 hz, v4 n2)
+BLOCK_FN m4 valid4(v4 cx, v4 cy, v4 cz, v4 hx, v4 hy, v4 hz, v4 n2)
 {
     v4 m = vsel(hx < hy, hx, hy), sum = cx + cy + cz + hx + hy + hz;
     m = vsel(m < hz, m, hz);
     return (vabs(n2 - 1.0) <= 2e-9) & (m > 0.0) & (sum - sum == 0.0);
 }
 
+/* lane-wise x > y ? x : y, as the scalar core's running maxima */
+BLOCK_FN v4 vmax(v4 x, v4 y) { return vsel(x > y, x, y); }
+
 /*
- * Four pairs (A[l], B[l]): res[l] = 1 overlapping, 0 apart, -1 a bad box,
- * 2 when an edge axis lies in the hand-over band and magdyn_obb_sat must
- * decide.  The expressions are those of obb_pair_of and obb_sat_core.
+ * The rest of obb_sat_core (full = 1, stop = margin) for the lanes with
+ * res > 0, from the face separations fs (axes 0-5), tb = t . b_j and the
+ * edge numerators and squared lengths (axes 6-14), lane by lane through the
+ * same steps (obb_edge_step): the separation, the axis, the best face and
+ * the normal into R; res[l] becomes 0 where an edge axis lies beyond
+ * margin.
  */
-static inline __attribute__((always_inline)) void block4(const magdyn_obb *const *A,
-                                                          const magdyn_obb *const *B, int *res)
+BLOCK_FN void full4(const v4 *fs, const v4 *tb, const v4 *num, const v4 *len2, double margin,
+                    const obb_pair *P, int *res, obb_sat *R)
+{
+    v4 bf = fs[0];
+    int k, l;
+    for (k = 1; k < 6; k++) bf = vmax(fs[k], bf);
+    for (l = 0; l < 4; l++) {
+        const obb_pair *p = &P[l];
+        obb_sat *o = &R[l];
+        double scale, tol, best = -INFINITY, sepmax = bf[l], x;
+        int axis = 0;
+        if (res[l] <= 0) continue;
+        scale = p->ha[0] + p->ha[1] + p->ha[2] + p->hb[0] + p->hb[1] + p->hb[2];
+        tol = OBB_TIE_REL * (scale + fabs(p->ta[0]) + fabs(p->ta[1]) + fabs(p->ta[2]));
+        for (k = 0; k < 6; k++)
+            if (fs[k][l] > best + tol) { best = fs[k][l]; axis = k; }
+        o->face_axis = axis;
+        o->face_sep = best;
+        x = sepmax < best + tol ? sepmax : best + tol;
+        for (k = 0; k < 9; k++)
+            if (!obb_edge_step(num[k][l], len2[k][l], 6 + k, bf[l], margin, tol, scale, &sepmax, &best,
+                               &axis, &x))
+                break;
+        if (k < 9) { res[l] = 0; continue; }
+        o->sep = sepmax;
+        o->axis = axis;
+        if (axis < 3) {
+            o->nl[0] = o->nl[1] = o->nl[2] = 0.0;
+            o->nl[axis] = p->ta[axis] < 0.0 ? -1.0 : 1.0;
+        } else if (axis < 6) {
+            int j = axis - 3;
+            double sg = tb[j][l] < 0.0 ? -1.0 : 1.0;
+            o->nl[0] = sg * p->C[0][j]; o->nl[1] = sg * p->C[1][j]; o->nl[2] = sg * p->C[2][j];
+        } else {
+            obb_edge_normal(p, axis, o->nl);
+        }
+    }
+}
+
+/*
+ * Four pairs (A[l], B[l]), tested to within margin (0 for the overlap
+ * test): res[l] = 1 within margin on every axis, 0 apart (bounding spheres
+ * or an axis), -1 a bad box, 2 when an edge axis lies in the hand-over band
+ * and the single test must decide.  With P non-NULL (the manifold), when
+ * some lane is within margin, P[l] receives the pair as obb_pair_of gives
+ * it and R[l] what obb_sat_core(P[l], margin, full = 1) gives, and res[l] is
+ * 1 where that is within margin (0 where a blended edge axis is not).  The expressions are those of obb_spheres_apart,
+ * obb_pair_of and obb_sat_core, in the same order.
+ */
+BLOCK_FN void block4(const magdyn_obb *const *A,
+                                                          const magdyn_obb *const *B, double margin,
+                                                          obb_pair *P, obb_sat *R, int *res)
 {
     const double hi2 = OBB_BLEND_HI * OBB_BLEND_HI, lo2 = OBB_BLEND_LO * OBB_BLEND_LO;
     const v4 qaw = GATHER(A, orientation.w), qax = GATHER(A, orientation.x);
@@ -79,10 +148,11 @@ static inline __attribute__((always_inline)) void block4(const magdyn_obb *const
     const v4 a0 = GATHER(A, half.x), a1 = GATHER(A, half.y), a2 = GATHER(A, half.z);
     const v4 b0 = GATHER(B, half.x), b1 = GATHER(B, half.y), b2 = GATHER(B, half.z);
     v4 na2, nb2, rw, rx, ry, rz, s, ka, xs, ys, zs, wx, wy, wz, xx, xy, xz, yy, yz, zz;
-    v4 tx, ty, tz, k0, k1, k2, ta0, ta1, ta2, tb0, tb1, tb2;
+    v4 tx, ty, tz, k0, k1, k2, ta0, ta1, ta2;
     v4 c00, c01, c02, c10, c11, c12, c20, c21, c22;
     v4 d00, d01, d02, d10, d11, d12, d20, d21, d22;
-    m4 sep, band, valid, r;
+    v4 t2, ra2, rb2, fs[6], tb[3], num[9], len2[9];
+    m4 sep, band, valid, apart, r;
     int l;
 
     /* obb_pair_of */
@@ -110,70 +180,74 @@ static inline __attribute__((always_inline)) void block4(const magdyn_obb *const
     ta2 = ka * (k0 * tz + k1 * qaz - k2 * (qax * ty - qay * tx));
     valid = valid4(acx, acy, acz, a0, a1, a2, na2) & valid4(bcx, bcy, bcz, b0, b1, b2, nb2);
 
-    /* obb_sat_core, overlap only: every axis, no early exit */
+    /* obb_spheres_apart */
+    t2 = tx * tx + ty * ty + tz * tz;
+    ra2 = a0 * a0 + a1 * a1 + a2 * a2;
+    rb2 = b0 * b0 + b1 * b1 + b2 * b2;
+    if (margin > 0.0) {
+        v4 sr = {sqrt(ra2[0]) + sqrt(rb2[0]), sqrt(ra2[1]) + sqrt(rb2[1]),
+                 sqrt(ra2[2]) + sqrt(rb2[2]), sqrt(ra2[3]) + sqrt(rb2[3])};
+        sr = sr + margin;
+        apart = t2 > sr * sr * (1.0 + 1e-12);
+    } else {
+        v4 lhs = t2 - ra2 - rb2;
+        apart = (lhs > 0.0) & (lhs * lhs > 4.0 * ra2 * rb2 * (1.0 + 1e-12));
+    }
+
+    /* obb_sat_core: every axis, no early exit */
     d00 = vabs(c00); d01 = vabs(c01); d02 = vabs(c02);
     d10 = vabs(c10); d11 = vabs(c11); d12 = vabs(c12);
     d20 = vabs(c20); d21 = vabs(c21); d22 = vabs(c22);
-    sep = vabs(ta0) - (a0 + b0 * d00 + b1 * d01 + b2 * d02) > 0.0;
-    sep |= vabs(ta1) - (a1 + b0 * d10 + b1 * d11 + b2 * d12) > 0.0;
-    sep |= vabs(ta2) - (a2 + b0 * d20 + b1 * d21 + b2 * d22) > 0.0;
-    tb0 = ta0 * c00 + ta1 * c10 + ta2 * c20;
-    tb1 = ta0 * c01 + ta1 * c11 + ta2 * c21;
-    tb2 = ta0 * c02 + ta1 * c12 + ta2 * c22;
-    sep |= vabs(tb0) - (b0 + a0 * d00 + a1 * d10 + a2 * d20) > 0.0;
-    sep |= vabs(tb1) - (b1 + a0 * d01 + a1 * d11 + a2 * d21) > 0.0;
-    sep |= vabs(tb2) - (b2 + a0 * d02 + a1 * d12 + a2 * d22) > 0.0;
-    band = (m4){0, 0, 0, 0};
-#define EDGE(tl, ra, rb, l2)                                                  \
+    fs[0] = vabs(ta0) - (a0 + b0 * d00 + b1 * d01 + b2 * d02);
+    fs[1] = vabs(ta1) - (a1 + b0 * d10 + b1 * d11 + b2 * d12);
+    fs[2] = vabs(ta2) - (a2 + b0 * d20 + b1 * d21 + b2 * d22);
+    tb[0] = ta0 * c00 + ta1 * c10 + ta2 * c20;
+    tb[1] = ta0 * c01 + ta1 * c11 + ta2 * c21;
+    tb[2] = ta0 * c02 + ta1 * c12 + ta2 * c22;
+    fs[3] = vabs(tb[0]) - (b0 + a0 * d00 + a1 * d10 + a2 * d20);
+    fs[4] = vabs(tb[1]) - (b1 + a0 * d01 + a1 * d11 + a2 * d21);
+    fs[5] = vabs(tb[2]) - (b2 + a0 * d02 + a1 * d12 + a2 * d22);
+    sep = band = (m4){0, 0, 0, 0};
+    for (l = 0; l < 6; l++) sep |= fs[l] > margin;
+#define EDGE(k, tl, ra, rb, l2)                                               \
     {                                                                         \
-        v4 num_ = vabs(tl) - (ra) - (rb), len2_ = (l2);                       \
-        sep |= (len2_ >= hi2) & (num_ > 0.0);                                 \
-        band |= (len2_ < hi2) & (len2_ > lo2);                                \
+        num[k] = vabs(tl) - (ra) - (rb);                                      \
+        len2[k] = (l2);                                                       \
+        /* (with a margin the lanes' own steps decide the edges) */            \
+        if (margin == 0.0) sep |= (len2[k] >= hi2) & (num[k] > 0.0);          \
+        band |= (len2[k] < hi2) & (len2[k] > lo2);                            \
     }
-    EDGE(ta2 * c10 - ta1 * c20, a1 * d20 + a2 * d10, b1 * d02 + b2 * d01, c10 * c10 + c20 * c20)
-    EDGE(ta2 * c11 - ta1 * c21, a1 * d21 + a2 * d11, b0 * d02 + b2 * d00, c11 * c11 + c21 * c21)
-    EDGE(ta2 * c12 - ta1 * c22, a1 * d22 + a2 * d12, b0 * d01 + b1 * d00, c12 * c12 + c22 * c22)
-    EDGE(ta0 * c20 - ta2 * c00, a0 * d20 + a2 * d00, b1 * d12 + b2 * d11, c20 * c20 + c00 * c00)
-    EDGE(ta0 * c21 - ta2 * c01, a0 * d21 + a2 * d01, b0 * d12 + b2 * d10, c21 * c21 + c01 * c01)
-    EDGE(ta0 * c22 - ta2 * c02, a0 * d22 + a2 * d02, b0 * d11 + b1 * d10, c22 * c22 + c02 * c02)
-    EDGE(ta1 * c00 - ta0 * c10, a0 * d10 + a1 * d00, b1 * d22 + b2 * d21, c00 * c00 + c10 * c10)
-    EDGE(ta1 * c01 - ta0 * c11, a0 * d11 + a1 * d01, b0 * d22 + b2 * d20, c01 * c01 + c11 * c11)
-    EDGE(ta1 * c02 - ta0 * c12, a0 * d12 + a1 * d02, b0 * d21 + b1 * d20, c02 * c02 + c12 * c12)
+    EDGE(0, ta2 * c10 - ta1 * c20, a1 * d20 + a2 * d10, b1 * d02 + b2 * d01, c10 * c10 + c20 * c20)
+    EDGE(1, ta2 * c11 - ta1 * c21, a1 * d21 + a2 * d11, b0 * d02 + b2 * d00, c11 * c11 + c21 * c21)
+    EDGE(2, ta2 * c12 - ta1 * c22, a1 * d22 + a2 * d12, b0 * d01 + b1 * d00, c12 * c12 + c22 * c22)
+    EDGE(3, ta0 * c20 - ta2 * c00, a0 * d20 + a2 * d00, b1 * d12 + b2 * d11, c20 * c20 + c00 * c00)
+    EDGE(4, ta0 * c21 - ta2 * c01, a0 * d21 + a2 * d01, b0 * d12 + b2 * d10, c21 * c21 + c01 * c01)
+    EDGE(5, ta0 * c22 - ta2 * c02, a0 * d22 + a2 * d02, b0 * d11 + b1 * d10, c22 * c22 + c02 * c02)
+    EDGE(6, ta1 * c00 - ta0 * c10, a0 * d10 + a1 * d00, b1 * d22 + b2 * d21, c00 * c00 + c10 * c10)
+    EDGE(7, ta1 * c01 - ta0 * c11, a0 * d11 + a1 * d01, b0 * d22 + b2 * d20, c01 * c01 + c11 * c11)
+    EDGE(8, ta1 * c02 - ta0 * c12, a0 * d12 + a1 * d02, b0 * d21 + b1 * d20, c02 * c02 + c12 * c12)
 #undef EDGE
     /* without a branch per lane (random, so mispredicted): masks are 0 or
      * -1, so 1 - band is 1 or 2, and ~valid is -1 */
-    r = (valid & ~sep & (1 - band)) | ~valid;
+    r = (valid & ~(sep | apart) & (1 - band)) | ~valid;
     for (l = 0; l < 4; l++) res[l] = (int)r[l];
+    if (!P || !(res[0] > 0 || res[1] > 0 || res[2] > 0 || res[3] > 0)) return;
+    for (l = 0; l < 4; l++) {
+        obb_pair *p = &P[l];
+        p->C[0][0] = c00[l]; p->C[0][1] = c01[l]; p->C[0][2] = c02[l];
+        p->C[1][0] = c10[l]; p->C[1][1] = c11[l]; p->C[1][2] = c12[l];
+        p->C[2][0] = c20[l]; p->C[2][1] = c21[l]; p->C[2][2] = c22[l];
+        p->ta[0] = ta0[l]; p->ta[1] = ta1[l]; p->ta[2] = ta2[l];
+        p->ha[0] = a0[l]; p->ha[1] = a1[l]; p->ha[2] = a2[l];
+        p->hb[0] = b0[l]; p->hb[1] = b1[l]; p->hb[2] = b2[l];
+        p->qa = A[l]->orientation;
+        p->ka = ka[l];
+    }
+    full4(fs, tb, num, len2, margin, P, res, R);
 }
 
 /* how many blocks of four pairs ahead to prefetch */
 #define PREFETCH_BLOCKS 4
-
-/*
- * The pairs four at a time, compiled for AVX2 and for AVX-512 (whose 32
- * registers hold the whole block without spilling); the library itself is
- * built for baseline x86-64, where these 32-byte vectors would be split in
- * halves and run slower than the single test.
- */
-#define BATCH_LOOP(name, isa)                                                              \
-    __attribute__((target(isa))) static void name   (const magdyn_obb *boxes, int npairs,  \
-                                                     const int *pairs, int *overlap)        \
-    {                                                                                      \
-        const magdyn_obb *A[4], *B[4];                                                     \
-        int k, l, res[4];                                                                  \
-        for (k = 0; k + 4 <= npairs; k += 4) {                                             \
-            prefetch_ahead(boxes, npairs, pairs, k);                                       \
-            for (l = 0; l < 4; l++) {                                                      \
-                A[l] = &boxes[pairs[2 * (k + l)]];                                         \
-                B[l] = &boxes[pairs[2 * (k + l) + 1]];                                     \
-            }                                                                              \
-            block4(A, B, res);                                                             \
-            for (l = 0; l < 4; l++)                                                        \
-                overlap[k + l] = res[l] == 2 ? pair_answer(A[l], B[l]) : res[l];           \
-        }                                                                                  \
-        for (; k < npairs; k++)                                                            \
-            overlap[k] = pair_answer(&boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]]);      \
-    }
 
 /* Boxes far apart in memory come from DRAM: ask for those of the block
  * PREFETCH_BLOCKS ahead early (both cache lines of each 80-byte box). */
@@ -189,44 +263,116 @@ static inline __attribute__((always_inline)) void prefetch_ahead(const magdyn_ob
     }
 }
 
-BATCH_LOOP(batch_avx2, "avx2")
-BATCH_LOOP(batch_avx512, "avx2,avx512f,avx512vl")
+/*
+ * The pairs four at a time: the overlap flags (man = NULL) or the
+ * manifolds.  Compiled below for AVX2 and for AVX-512 (whose 32 registers
+ * hold the whole block without spilling); the library itself is built for
+ * baseline x86-64, where these 32-byte vectors would be split in halves and
+ * run slower than the single test.
+ */
+BLOCK_FN void batch_loop(const magdyn_obb *boxes, int npairs,
+                                                             const int *pairs, double margin,
+                                                             int *overlap, magdyn_manifold *man)
+{
+    const magdyn_obb *A[4], *B[4];
+    obb_pair P[4];
+    obb_sat R[4];
+    int k, l, res[4];
+    for (k = 0; k + 4 <= npairs; k += 4) {
+        prefetch_ahead(boxes, npairs, pairs, k);
+        for (l = 0; l < 4; l++) {
+            A[l] = &boxes[pairs[2 * (k + l)]];
+            B[l] = &boxes[pairs[2 * (k + l) + 1]];
+        }
+        block4(A, B, margin, man ? P : NULL, R, res);
+        for (l = 0; l < 4; l++) {
+            if (!man)
+                overlap[k + l] = res[l] == 2 ? pair_answer(A[l], B[l]) : res[l];
+            else if (res[l] > 0)
+                obb_manifold_from_sat(&P[l], &R[l], A[l], B[l], margin, &man[k + l]);
+            else
+                manifold_none(&man[k + l]);
+        }
+    }
+    for (; k < npairs; k++) {
+        const magdyn_obb *a = &boxes[pairs[2 * k]], *b = &boxes[pairs[2 * k + 1]];
+        if (!man) overlap[k] = pair_answer(a, b);
+        else magdyn_obb_manifold(a, b, margin, &man[k]);
+    }
+}
 
-static void batch(const magdyn_obb *boxes, int npairs, const int *pairs, int *overlap)
+#define BATCH_VARIANT(name, isa)                                                                 \
+    __attribute__((target(isa))) static void name(const magdyn_obb *boxes, int npairs,            \
+                                                  const int *pairs, double margin, int *overlap, \
+                                                  magdyn_manifold *man)                          \
+    {                                                                                            \
+        batch_loop(boxes, npairs, pairs, margin, overlap, man);                                  \
+    }
+BATCH_VARIANT(batch_avx2, "avx2")
+BATCH_VARIANT(batch_avx512, "avx2,avx512f,avx512vl")
+
+static void batch(const magdyn_obb *boxes, int npairs, const int *pairs, double margin, int *overlap,
+                  magdyn_manifold *man)
 {
     int k;
     if (__builtin_cpu_supports("avx512vl")) {
-        batch_avx512(boxes, npairs, pairs, overlap);
+        batch_avx512(boxes, npairs, pairs, margin, overlap, man);
         return;
     }
     if (__builtin_cpu_supports("avx2")) {
-        batch_avx2(boxes, npairs, pairs, overlap);
+        batch_avx2(boxes, npairs, pairs, margin, overlap, man);
         return;
     }
-    for (k = 0; k < npairs; k++)
-        overlap[k] = pair_answer(&boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]]);
+    for (k = 0; k < npairs; k++) {
+        const magdyn_obb *a = &boxes[pairs[2 * k]], *b = &boxes[pairs[2 * k + 1]];
+        if (!man) overlap[k] = pair_answer(a, b);
+        else magdyn_obb_manifold(a, b, margin, &man[k]);
+    }
 }
 
 #else
 
-static void batch(const magdyn_obb *boxes, int npairs, const int *pairs, int *overlap)
+static void batch(const magdyn_obb *boxes, int npairs, const int *pairs, double margin, int *overlap,
+                  magdyn_manifold *man)
 {
     int k;
-    for (k = 0; k < npairs; k++)
-        overlap[k] = pair_answer(&boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]]);
+    for (k = 0; k < npairs; k++) {
+        const magdyn_obb *a = &boxes[pairs[2 * k]], *b = &boxes[pairs[2 * k + 1]];
+        if (!man) overlap[k] = pair_answer(a, b);
+        else magdyn_obb_manifold(a, b, margin, &man[k]);
+    }
 }
 
 #endif
 
-magdyn_status magdyn_obb_overlap_pairs(int nboxes, const magdyn_obb *boxes, int npairs,
-                                       const int *pairs, int *overlap)
+/* EINVAL unless the arrays and every index are good (nothing written then) */
+static magdyn_status check_pairs(int nboxes, const magdyn_obb *boxes, int npairs, const int *pairs,
+                                 const void *out)
 {
     size_t k;
     if (nboxes < 0 || npairs < 0) return MAGDYN_EINVAL;
     if (npairs == 0) return MAGDYN_OK;
-    if (!boxes || !pairs || !overlap) return MAGDYN_EINVAL;
+    if (!boxes || !pairs || !out) return MAGDYN_EINVAL;
     for (k = 0; k < 2 * (size_t)npairs; k++)
         if (pairs[k] < 0 || pairs[k] >= nboxes) return MAGDYN_EINVAL;
-    batch(boxes, npairs, pairs, overlap);
     return MAGDYN_OK;
+}
+
+magdyn_status magdyn_obb_overlap_pairs(int nboxes, const magdyn_obb *boxes, int npairs,
+                                       const int *pairs, int *overlap)
+{
+    magdyn_status st = check_pairs(nboxes, boxes, npairs, pairs, overlap);
+    if (st == MAGDYN_OK && npairs > 0) batch(boxes, npairs, pairs, 0.0, overlap, NULL);
+    return st;
+}
+
+magdyn_status magdyn_obb_manifold_pairs(int nboxes, const magdyn_obb *boxes, int npairs,
+                                        const int *pairs, double margin, magdyn_manifold *out)
+{
+    magdyn_status st;
+    if (isnan(margin) || isinf(margin)) return MAGDYN_ENONFINITE;
+    if (margin < 0.0) return MAGDYN_EINVAL;
+    st = check_pairs(nboxes, boxes, npairs, pairs, out);
+    if (st == MAGDYN_OK && npairs > 0) batch(boxes, npairs, pairs, margin, NULL, out);
+    return st;
 }

@@ -427,6 +427,94 @@ START_TEST(huge_box_no_nan_points)
 }
 END_TEST
 
+/* 1 when two manifolds are the same to the last bit */
+static int same_manifold(const magdyn_manifold *x, const magdyn_manifold *y)
+{
+    int i;
+    if (x->count != y->count || x->kind != y->kind || x->normal.x != y->normal.x
+        || x->normal.y != y->normal.y || x->normal.z != y->normal.z)
+        return 0;
+    for (i = 0; i < x->count; i++)
+        if (x->point[i].x != y->point[i].x || x->point[i].y != y->point[i].y
+            || x->point[i].z != y->point[i].z || x->depth[i] != y->depth[i])
+            return 0;
+    return 1;
+}
+
+/* magdyn_obb_manifold_pairs gives magdyn_obb_manifold's answers to the last
+ * bit: random pairs (a quarter with nearly parallel edges), half of them
+ * slid into near contact, nearly parallel ridges in the blend band, bad
+ * boxes, margins 0, 1e-3 and 0.1, counts not divisible by 4. */
+START_TEST(manifold_pairs_equals_single)
+{
+    test_rng r = {0xBA7CF00DULL};
+    long n = test_count(100000) + 1, i;
+    const double margins[3] = {0.0, 1e-3, 0.1};
+    magdyn_obb *boxes = malloc(2 * (size_t)n * sizeof *boxes);
+    int *pairs = malloc(2 * (size_t)n * sizeof *pairs), mi;
+    magdyn_manifold *out = malloc((size_t)n * sizeof *out), one;
+    REQUIRE(boxes && pairs && out);
+    for (i = 0; i < n; i++) {
+        magdyn_obb *a = &boxes[2 * i], *b = &boxes[2 * i + 1];
+        magdyn_sat_result s;
+        *a = oracle_rng_box(&r, i);
+        *b = oracle_rng_box(&r, i);
+        if (i % 4 == 3) {
+            magdyn_quat q = test_rng_quat(&r);
+            a->orientation = magdyn_quat_mul(q, a->orientation);
+            b->orientation = magdyn_quat_mul(q, b->orientation);
+        }
+        if (i % 10 == 1) {
+            /* b: a copy of a turned by 1e-8 .. 2e-8 rad, stacked on it */
+            double ang = (1.0 + test_rng_uniform(&r)) * 1e-8;
+            magdyn_vec3 ax = magdyn_quat_rotate(a->orientation, magdyn_v3(0, 0, 1));
+            *b = *a;
+            b->orientation = magdyn_quat_mul(
+                magdyn_quat_from_axis_angle(magdyn_quat_rotate(test_rng_quat(&r), magdyn_v3(0, 0, 1)), ang),
+                a->orientation);
+            b->center = magdyn_vec3_madd(a->center, 2.0 * a->half.z + test_rng_range(&r, -1e-9, 1e-9), ax);
+        } else if (i % 2) {
+            magdyn_obb_sat(a, b, &s);
+            a->center = magdyn_vec3_madd(a->center, -s.separation + test_rng_range(&r, -0.01, 0.01), s.normal);
+        }
+        if (i % 89 == 7) {
+            if ((i / 89) % 2) a->half.x = -1.0;
+            else b->orientation.x += 0.1;
+        }
+        pairs[2 * i] = (int)(2 * i);
+        pairs[2 * i + 1] = (int)(2 * i + 1);
+    }
+    for (mi = 0; mi < 3; mi++) {
+        long contacts = 0;
+        REQUIRE(magdyn_obb_manifold_pairs((int)(2 * n), boxes, (int)n, pairs, margins[mi], out) == MAGDYN_OK);
+        for (i = 0; i < n; i++) {
+            magdyn_obb_manifold(&boxes[2 * i], &boxes[2 * i + 1], margins[mi], &one);
+            REQUIRE_MSG(same_manifold(&one, &out[i]), "margin %g, pair %ld: batch %d points, single %d",
+                        margins[mi], i, out[i].count, one.count);
+            contacts += one.count > 0;
+        }
+        REQUIRE(contacts > n / 4);
+    }
+    /* bad arguments: a status and the output untouched */
+    out[0].count = 77;
+    REQUIRE(magdyn_obb_manifold_pairs((int)(2 * n), boxes, 1, pairs, -1e-3, out) == MAGDYN_EINVAL);
+    REQUIRE(magdyn_obb_manifold_pairs((int)(2 * n), boxes, 1, pairs, NAN, out) == MAGDYN_ENONFINITE);
+    REQUIRE(magdyn_obb_manifold_pairs((int)(2 * n), boxes, 1, pairs, INFINITY, out) == MAGDYN_ENONFINITE);
+    REQUIRE(magdyn_obb_manifold_pairs(-1, boxes, 1, pairs, 0.0, out) == MAGDYN_EINVAL);
+    REQUIRE(magdyn_obb_manifold_pairs((int)(2 * n), boxes, -2, pairs, 0.0, out) == MAGDYN_EINVAL);
+    REQUIRE(magdyn_obb_manifold_pairs((int)(2 * n), NULL, 1, pairs, 0.0, out) == MAGDYN_EINVAL);
+    REQUIRE(magdyn_obb_manifold_pairs((int)(2 * n), boxes, 1, NULL, 0.0, out) == MAGDYN_EINVAL);
+    REQUIRE(magdyn_obb_manifold_pairs((int)(2 * n), boxes, 1, pairs, 0.0, NULL) == MAGDYN_EINVAL);
+    pairs[1] = (int)(2 * n);
+    REQUIRE(magdyn_obb_manifold_pairs((int)(2 * n), boxes, 1, pairs, 0.0, out) == MAGDYN_EINVAL);
+    REQUIRE(out[0].count == 77);
+    REQUIRE(magdyn_obb_manifold_pairs(0, NULL, 0, NULL, 0.0, NULL) == MAGDYN_OK);
+    free(boxes);
+    free(pairs);
+    free(out);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("contact");
@@ -443,6 +531,7 @@ int main(void)
     tcase_add_test(tc, bad_input);
     tcase_add_test(tc, random_manifolds);
     tcase_add_test(tc, huge_box_no_nan_points);
+    tcase_add_test(tc, manifold_pairs_equals_single);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

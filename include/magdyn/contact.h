@@ -64,6 +64,22 @@ typedef struct {
 MAGDYN_API int magdyn_obb_manifold(const magdyn_obb *a, const magdyn_obb *b, double margin,
                                    magdyn_manifold *out);
 
+/*
+ * Contact manifolds of many pairs at once: for k < npairs, out[k] receives
+ * what magdyn_obb_manifold(&boxes[pairs[2k]], &boxes[pairs[2k+1]], margin,
+ * &out[k]) gives, to the last bit (count 0 for pairs apart or with a bad
+ * box).  pairs is laid out as magdyn_broadphase_pairs fills it.  Four pairs
+ * at a time are tested across vector lanes (AVX2 where the processor has
+ * it) and only those within margin go on to clipping.  Returns MAGDYN_OK
+ * (also for npairs = 0, when the pointers are not used); MAGDYN_ENONFINITE
+ * for a NaN or infinite margin; MAGDYN_EINVAL for a negative margin,
+ * nboxes < 0, npairs < 0, a NULL array, or an index outside [0, nboxes).  On
+ * failure out is untouched.
+ */
+MAGDYN_API magdyn_status magdyn_obb_manifold_pairs(int nboxes, const magdyn_obb *boxes, int npairs,
+                                                   const int *pairs, double margin,
+                                                   magdyn_manifold *out);
+
 #ifdef __cplusplus
 }
 #endif
