@@ -3,7 +3,9 @@
  * (and two rectangles) from raw doubles through magdyn_obb_sat,
  * magdyn_obb_sat_checked, magdyn_obb_manifold (several margins),
  * magdyn_rect_sat and magdyn_broadphase_pairs, checking the documented
- * results for bad input and the invariants of good results.
+ * results for bad input and the invariants of good results; and the batched
+ * magdyn_obb_overlap_pairs and magdyn_obb_manifold_pairs against the single
+ * tests, which they must match to the last bit.
  * Input: 20 doubles (box a: centre 3, quat 4, half 3; box b likewise), then
  * 10 doubles for two rectangles, then a margin.
  */
@@ -106,6 +108,39 @@ static void check_rect(const magdyn_rect *a, const magdyn_rect *b)
     }
 }
 
+static int same_manifold(const magdyn_manifold *x, const magdyn_manifold *y)
+{
+    if (x->count != y->count || x->kind != y->kind || !FZ_SAME(x->normal, y->normal)) return 0;
+    for (int i = 0; i < x->count; i++)
+        if (!FZ_SAME(x->point[i], y->point[i]) || !FZ_SAME(x->depth[i], y->depth[i])) return 0;
+    return 1;
+}
+
+/* The batched tests on 9 pairs of the four boxes (two blocks of four and a
+ * tail) against the single tests. */
+static void check_batches(const magdyn_obb *box, double margin)
+{
+    static const int pairs[18] = {0, 1, 1, 0, 0, 0, 2, 1, 1, 3, 0, 2, 3, 2, 2, 0, 1, 1};
+    int ov[9];
+    magdyn_manifold m[9], one;
+    FZ_ASSERT(magdyn_obb_overlap_pairs(4, box, 9, pairs, ov) == MAGDYN_OK);
+    for (int k = 0; k < 9; k++) {
+        const magdyn_obb *a = &box[pairs[2 * k]], *b = &box[pairs[2 * k + 1]];
+        int want = !box_ok(a) || !box_ok(b) ? -1 : magdyn_obb_sat(a, b, NULL);
+        FZ_ASSERT(ov[k] == want);
+    }
+    magdyn_status s = magdyn_obb_manifold_pairs(4, box, 9, pairs, margin, m);
+    if (!isfinite(margin) || margin < 0) {
+        FZ_ASSERT(s < 0);
+        return;
+    }
+    FZ_ASSERT(s == MAGDYN_OK);
+    for (int k = 0; k < 9; k++) {
+        magdyn_obb_manifold(&box[pairs[2 * k]], &box[pairs[2 * k + 1]], margin, &one);
+        FZ_ASSERT(same_manifold(&one, &m[k]));
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fz_in in = {data, size};
@@ -161,5 +196,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     np = -7;
     s = magdyn_broadphase_pairs(4, box, bm, NULL, 0, &np);
     FZ_ASSERT(s < 0 ? np == -7 : np >= 0);
+    for (size_t k = 0; k < sizeof margins / sizeof margins[0]; k++) check_batches(box, margins[k]);
     return 0;
 }

@@ -17,7 +17,7 @@ CC=${CC:-clang}
 mkdir -p "$out"
 [ -d "$here/corpus/collide" ] || python3 "$here/gen_corpus.py"
 for t in $targets; do
-    "$CC" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+    "$CC" -g -O1 -ffp-contract=off -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
         -I"$top/include" -I"$build/include" -I"$build" "$here/fuzz_$t.c" "$top"/lib/*.c -lm -o "$out/fuzz_$t"
     mkdir -p "$out/corpus_$t"
     (cd "$out" && ./fuzz_$t -max_total_time="$secs" -timeout=1 -rss_limit_mb=1024 \

@@ -229,6 +229,16 @@ static inline void obb_edge_normal(const obb_pair *P, int axis, double *nl)
     nl[0] = k * L[0]; nl[1] = k * L[1]; nl[2] = k * L[2];
 }
 
+/* The tie tolerance of the full test for sizes summing to scale: capped
+ * at DBL_MAX, because an infinite one (sizes near 1e308 m) would make
+ * best + tol NaN and hide every edge axis from the full test while the
+ * overlap-only test still sees them (fuzzing). */
+static OBB_INLINE double obb_tie_tol(const obb_pair *P, double scale)
+{
+    double tol = OBB_TIE_REL * (scale + fabs(P->ta[0]) + fabs(P->ta[1]) + fabs(P->ta[2]));
+    return tol <= DBL_MAX ? tol : DBL_MAX;
+}
+
 /*
  * One edge axis k of the full test: num = |t . L| - r_a - r_b for the
  * unnormalised axis L, len2 = |L|^2.  Updates the largest separation, the
@@ -288,7 +298,7 @@ static OBB_INLINE int obb_sat_core(const obb_pair *P, double stop, int full, obb
     d20 = fabs(c20); d21 = fabs(c21); d22 = fabs(c22);
     if (full) {
         scale = a0 + a1 + a2 + b0 + b1 + b2;
-        tol = OBB_TIE_REL * (scale + fabs(ta0) + fabs(ta1) + fabs(ta2));
+        tol = obb_tie_tol(P, scale);
     }
 
 #define OBB_FACE(k, val)                                                  \

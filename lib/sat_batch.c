@@ -32,10 +32,18 @@ static void manifold_none(magdyn_manifold *out)
     out->normal = magdyn_v3(0.0, 0.0, 0.0);
 }
 
+/* 1 for a box the fast paths take: magdyn_obb_check's and coordinates
+ * and extents summing below DBL_MAX (obb_valid_n2) */
+static int box_good(const magdyn_obb *b)
+{
+    double sum = b->center.x + b->center.y + b->center.z + b->half.x + b->half.y + b->half.z;
+    return magdyn_obb_check(b) == MAGDYN_OK && sum - sum == 0.0;
+}
+
 /* The answer for one pair, as the batch gives it: 1, 0, or -1 for a bad box. */
 static int pair_answer(const magdyn_obb *a, const magdyn_obb *b)
 {
-    if (magdyn_obb_check(a) != MAGDYN_OK || magdyn_obb_check(b) != MAGDYN_OK) return -1;
+    if (!box_good(a) || !box_good(b)) return -1;
     return magdyn_obb_sat(a, b, NULL);
 }
 
@@ -98,7 +106,7 @@ BLOCK_FN void full4(const v4 *fs, const v4 *tb, const v4 *num, const v4 *len2, d
         int axis = 0;
         if (res[l] <= 0) continue;
         scale = p->ha[0] + p->ha[1] + p->ha[2] + p->hb[0] + p->hb[1] + p->hb[2];
-        tol = OBB_TIE_REL * (scale + fabs(p->ta[0]) + fabs(p->ta[1]) + fabs(p->ta[2]));
+        tol = obb_tie_tol(p, scale);
         for (k = 0; k < 6; k++)
             if (fs[k][l] > best + tol) { best = fs[k][l]; axis = k; }
         o->face_axis = axis;

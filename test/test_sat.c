@@ -636,6 +636,13 @@ START_TEST(rect_cases_and_bad_input)
 }
 END_TEST
 
+/* a box magdyn_obb_sat takes: checked, coordinates and extents summing below DBL_MAX */
+static int box_good(const magdyn_obb *b)
+{
+    double sum = b->center.x + b->center.y + b->center.z + b->half.x + b->half.y + b->half.z;
+    return magdyn_obb_check(b) == MAGDYN_OK && isfinite(sum);
+}
+
 /* magdyn_obb_overlap_pairs answers exactly as magdyn_obb_sat(out = NULL):
  * random pairs (a quarter with nearly parallel edges), pairs turned into
  * the blend band of nearly parallel edges (1e-8 .. 2e-8 rad, where the
@@ -666,10 +673,11 @@ START_TEST(overlap_pairs_equals_single)
             b->center = magdyn_vec3_add(a->center, magdyn_quat_rotate(a->orientation, magdyn_v3(2.0 * a->half.x, 0.25, 0)));
         }
         if (i % 97 == 5) {
-            switch ((i / 97) % 4) {
+            switch ((i / 97) % 5) {
             case 0: a->center.y = NAN; break;
             case 1: b->half.z = 0.0; break;
             case 2: a->orientation.w *= 1.01; break;
+            case 3: a->half.x = a->half.y = 1e308; break;   /* checked, but the sum overflows */
             default: b->center.x = INFINITY; break;
             }
         }
@@ -686,8 +694,7 @@ START_TEST(overlap_pairs_equals_single)
     REQUIRE(magdyn_obb_overlap_pairs((int)(2 * n), boxes, (int)n, pairs, ov) == MAGDYN_OK);
     for (i = 0; i < n; i++) {
         const magdyn_obb *a = &boxes[pairs[2 * i]], *b = &boxes[pairs[2 * i + 1]];
-        int want = magdyn_obb_check(a) != MAGDYN_OK || magdyn_obb_check(b) != MAGDYN_OK
-                   ? -1 : magdyn_obb_sat(a, b, NULL);
+        int want = !box_good(a) || !box_good(b) ? -1 : magdyn_obb_sat(a, b, NULL);
         REQUIRE_MSG(ov[i] == want, "pair %ld (boxes %d, %d): batch %d, single %d", i,
                     pairs[2 * i], pairs[2 * i + 1], ov[i], want);
         bad += want < 0;

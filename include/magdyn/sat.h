@@ -85,7 +85,9 @@ MAGDYN_API int magdyn_obb_sat(const magdyn_obb *a, const magdyn_obb *b, magdyn_s
  * The overlap-only test for many pairs at once: for k < npairs,
  * overlap[k] = magdyn_obb_sat(&boxes[pairs[2k]], &boxes[pairs[2k+1]], NULL)
  * (1 when the boxes intersect or touch, 0 when apart; the same answer to
- * the last bit), or -1 when either box fails magdyn_obb_check.  pairs is
+ * the last bit), or -1 when either box is bad (fails magdyn_obb_check, or
+ * its coordinates and extents sum beyond DBL_MAX, which magdyn_obb_sat
+ * also rejects).  pairs is
  * laid out as magdyn_broadphase_pairs fills it.  The pairs are tested four at
  * a time across vector lanes (AVX2 where the processor has it), several
  * times faster per pair than separate calls.  Returns MAGDYN_OK (also for
