@@ -98,37 +98,89 @@ static OBB_INLINE void obb_frame_of(const magdyn_obb *b, obb_frame *f)
 }
 
 /*
- * The pair seen from a, straight from the quaternions: the relative
- * rotation r = q_a* q_b has the matrix C (column j is b_j in a's frame), and
- * ta = q_a* t q_a / |q_a|^2.  Fewer operations than two rotation matrices
- * and their product.  Returns 1 when both boxes are valid.
+ * The algebra of a pair as statements on variables of an arithmetic type T:
+ * double in obb_pair_of and obb_sat_core, four-lane vectors in
+ * sat_batch.c, which must evaluate the same expressions in the same order
+ * to give the same bits.
+ *
+ * OBB_PAIR_ALGEBRA: from the quaternions qaw..qaz, qbw..qbz of a and b and
+ * the centre difference tx, ty, tz (inertial), declares na2, nb2 (|q|^2),
+ * ka, C = c00..c22 and ta0..ta2 of obb_pair.  The relative rotation
+ * r = q_a* q_b has the matrix C (column j is b_j in a's frame), and
+ * ta = q_a* t q_a / |q_a|^2 = ka ((w^2 - u.u) t + 2 (u.t) u - 2 w (u x t))
+ * for q_a = (w, u); fewer operations than two rotation matrices and their
+ * product.  The homogeneous rotation formula with s = 2 / |r|^2 gives an
+ * orthonormal matrix for a slightly non-unit q as well; for |q|^2 = 1 + d,
+ * |d| <= 2e-9, 2 - |q|^2 equals 1 / |q|^2 to d^2 < 4e-18, below rounding,
+ * and needs no division.
  */
+#define OBB_PAIR_ALGEBRA(T)                                                              \
+    T na2 = qaw * qaw + qax * qax + qay * qay + qaz * qaz;                               \
+    T nb2 = qbw * qbw + qbx * qbx + qby * qby + qbz * qbz;                               \
+    T rw = qaw * qbw + qax * qbx + qay * qby + qaz * qbz;                                \
+    T rx = qaw * qbx - qax * qbw - qay * qbz + qaz * qby;                                \
+    T ry = qaw * qby + qax * qbz - qay * qbw - qaz * qbx;                                \
+    T rz = qaw * qbz - qax * qby + qay * qbx - qaz * qbw;                                \
+    T s_ = 2.0 * (2.0 - na2 * nb2), ka = 2.0 - na2;                                      \
+    T xs = rx * s_, ys = ry * s_, zs = rz * s_;                                          \
+    T wx = rw * xs, wy = rw * ys, wz = rw * zs;                                          \
+    T xx = rx * xs, xy = rx * ys, xz = rx * zs;                                          \
+    T yy = ry * ys, yz = ry * zs, zz = rz * zs;                                          \
+    T k0 = qaw * qaw - (qax * qax + qay * qay + qaz * qaz);                              \
+    T k1 = 2.0 * (qax * tx + qay * ty + qaz * tz), k2 = 2.0 * qaw;                       \
+    T c00 = 1.0 - (yy + zz), c10 = xy + wz, c20 = xz - wy;                               \
+    T c01 = xy - wz, c11 = 1.0 - (xx + zz), c21 = yz + wx;                               \
+    T c02 = xz + wy, c12 = yz - wx, c22 = 1.0 - (xx + yy);                               \
+    T ta0 = ka * (k0 * tx + k1 * qax - k2 * (qay * tz - qaz * ty));                      \
+    T ta1 = ka * (k0 * ty + k1 * qay - k2 * (qaz * tx - qax * tz));                      \
+    T ta2 = ka * (k0 * tz + k1 * qaz - k2 * (qax * ty - qay * tx))
+
+/* t . b_j = sum_i ta_i c_ij (b's axes in a's frame are the columns of C) */
+#define OBB_TB(T)                                                                        \
+    T tb0 = ta0 * c00 + ta1 * c10 + ta2 * c20;                                           \
+    T tb1 = ta0 * c01 + ta1 * c11 + ta2 * c21;                                           \
+    T tb2 = ta0 * c02 + ta1 * c12 + ta2 * c22
+
+/* The six face axes: X(k, separation), with d = |C| and ABS the absolute
+ * value; faces 3-5 need OBB_TB. */
+#define OBB_FACE_AXES(X, ABS)                                                            \
+    X(0, ABS(ta0) - (a0 + b0 * d00 + b1 * d01 + b2 * d02))                                \
+    X(1, ABS(ta1) - (a1 + b0 * d10 + b1 * d11 + b2 * d12))                                \
+    X(2, ABS(ta2) - (a2 + b0 * d20 + b1 * d21 + b2 * d22))                                \
+    X(3, ABS(tb0) - (b0 + a0 * d00 + a1 * d10 + a2 * d20))                                \
+    X(4, ABS(tb1) - (b1 + a0 * d01 + a1 * d11 + a2 * d21))                                \
+    X(5, ABS(tb2) - (b2 + a0 * d02 + a1 * d12 + a2 * d22))
+
+/* The nine edge axes a_i x b_j, k = 6 + 3 i + j, in a's frame
+ * L = e_i x (c_0j, c_1j, c_2j): X(k, t . L, r_a(L), r_b(L), |L|^2). */
+#define OBB_EDGE_AXES(X)                                                                          \
+    X(6,  ta2 * c10 - ta1 * c20, a1 * d20 + a2 * d10, b1 * d02 + b2 * d01, c10 * c10 + c20 * c20) \
+    X(7,  ta2 * c11 - ta1 * c21, a1 * d21 + a2 * d11, b0 * d02 + b2 * d00, c11 * c11 + c21 * c21) \
+    X(8,  ta2 * c12 - ta1 * c22, a1 * d22 + a2 * d12, b0 * d01 + b1 * d00, c12 * c12 + c22 * c22) \
+    X(9,  ta0 * c20 - ta2 * c00, a0 * d20 + a2 * d00, b1 * d12 + b2 * d11, c20 * c20 + c00 * c00) \
+    X(10, ta0 * c21 - ta2 * c01, a0 * d21 + a2 * d01, b0 * d12 + b2 * d10, c21 * c21 + c01 * c01) \
+    X(11, ta0 * c22 - ta2 * c02, a0 * d22 + a2 * d02, b0 * d11 + b1 * d10, c22 * c22 + c02 * c02) \
+    X(12, ta1 * c00 - ta0 * c10, a0 * d10 + a1 * d00, b1 * d22 + b2 * d21, c00 * c00 + c10 * c10) \
+    X(13, ta1 * c01 - ta0 * c11, a0 * d11 + a1 * d01, b0 * d22 + b2 * d20, c01 * c01 + c11 * c11) \
+    X(14, ta1 * c02 - ta0 * c12, a0 * d12 + a1 * d02, b0 * d21 + b1 * d20, c02 * c02 + c12 * c12)
+
+/* The pair seen from a (see OBB_PAIR_ALGEBRA).  Returns 1 when both
+ * boxes are valid. */
 static OBB_INLINE int obb_pair_of(const magdyn_obb *a, const magdyn_obb *b, obb_pair *p)
 {
-    const magdyn_quat qa = a->orientation, qb = b->orientation;
-    double na2 = obb_qn2(qa), nb2 = obb_qn2(qb);
-    double rw = qa.w * qb.w + qa.x * qb.x + qa.y * qb.y + qa.z * qb.z;
-    double rx = qa.w * qb.x - qa.x * qb.w - qa.y * qb.z + qa.z * qb.y;
-    double ry = qa.w * qb.y + qa.x * qb.z - qa.y * qb.w - qa.z * qb.x;
-    double rz = qa.w * qb.z - qa.x * qb.y + qa.y * qb.x - qa.z * qb.w;
-    double s = 2.0 * (2.0 - na2 * nb2), ka = 2.0 - na2;
-    double xs = rx * s, ys = ry * s, zs = rz * s;
-    double wx = rw * xs, wy = rw * ys, wz = rw * zs;
-    double xx = rx * xs, xy = rx * ys, xz = rx * zs;
-    double yy = ry * ys, yz = ry * zs, zz = rz * zs;
-    double tx = a->center.x - b->center.x, ty = a->center.y - b->center.y, tz = a->center.z - b->center.z;
-    /* q* t q for q = (w, u): (w^2 - u.u) t + 2 (u.t) u - 2 w (u x t) */
-    double ux = qa.x, uy = qa.y, uz = qa.z, w = qa.w;
-    double k0 = w * w - (ux * ux + uy * uy + uz * uz), k1 = 2.0 * (ux * tx + uy * ty + uz * tz), k2 = 2.0 * w;
-    p->C[0][0] = 1.0 - (yy + zz); p->C[1][0] = xy + wz; p->C[2][0] = xz - wy;
-    p->C[0][1] = xy - wz; p->C[1][1] = 1.0 - (xx + zz); p->C[2][1] = yz + wx;
-    p->C[0][2] = xz + wy; p->C[1][2] = yz - wx; p->C[2][2] = 1.0 - (xx + yy);
-    p->ta[0] = ka * (k0 * tx + k1 * ux - k2 * (uy * tz - uz * ty));
-    p->ta[1] = ka * (k0 * ty + k1 * uy - k2 * (uz * tx - ux * tz));
-    p->ta[2] = ka * (k0 * tz + k1 * uz - k2 * (ux * ty - uy * tx));
+    const double qaw = a->orientation.w, qax = a->orientation.x, qay = a->orientation.y;
+    const double qaz = a->orientation.z, qbw = b->orientation.w, qbx = b->orientation.x;
+    const double qby = b->orientation.y, qbz = b->orientation.z;
+    const double tx = a->center.x - b->center.x, ty = a->center.y - b->center.y;
+    const double tz = a->center.z - b->center.z;
+    OBB_PAIR_ALGEBRA(double);
+    p->C[0][0] = c00; p->C[1][0] = c10; p->C[2][0] = c20;
+    p->C[0][1] = c01; p->C[1][1] = c11; p->C[2][1] = c21;
+    p->C[0][2] = c02; p->C[1][2] = c12; p->C[2][2] = c22;
+    p->ta[0] = ta0; p->ta[1] = ta1; p->ta[2] = ta2;
     p->ha[0] = a->half.x; p->ha[1] = a->half.y; p->ha[2] = a->half.z;
     p->hb[0] = b->half.x; p->hb[1] = b->half.y; p->hb[2] = b->half.z;
-    p->qa = qa;
+    p->qa = a->orientation;
     p->ka = ka;
     return obb_valid_n2(a, na2) & obb_valid_n2(b, nb2);
 }
@@ -288,7 +340,7 @@ static OBB_INLINE int obb_sat_core(const obb_pair *P, double stop, int full, obb
     const double c00 = P->C[0][0], c01 = P->C[0][1], c02 = P->C[0][2];
     const double c10 = P->C[1][0], c11 = P->C[1][1], c12 = P->C[1][2];
     const double c20 = P->C[2][0], c21 = P->C[2][1], c22 = P->C[2][2];
-    double tb0, tb1, tb2;
+    double tbv[3];
     double d00, d01, d02, d10, d11, d12, d20, d21, d22;
     double best = -INFINITY, bestface, sepmax, tol = 0.0, scale = 0.0, s, x_;
     int axis = 0;
@@ -310,16 +362,11 @@ static OBB_INLINE int obb_sat_core(const obb_pair *P, double stop, int full, obb
         if (s > best + tol) { best = s; axis = k; }                       \
     }
     sepmax = -INFINITY;
-    OBB_FACE(0, fabs(ta0) - (a0 + b0 * d00 + b1 * d01 + b2 * d02))
-    OBB_FACE(1, fabs(ta1) - (a1 + b0 * d10 + b1 * d11 + b2 * d12))
-    OBB_FACE(2, fabs(ta2) - (a2 + b0 * d20 + b1 * d21 + b2 * d22))
-    /* b's axes in a's frame are the columns of C: t . b_j = sum_i ta_i c_ij */
-    tb0 = ta0 * c00 + ta1 * c10 + ta2 * c20;
-    tb1 = ta0 * c01 + ta1 * c11 + ta2 * c21;
-    tb2 = ta0 * c02 + ta1 * c12 + ta2 * c22;
-    OBB_FACE(3, fabs(tb0) - (b0 + a0 * d00 + a1 * d10 + a2 * d20))
-    OBB_FACE(4, fabs(tb1) - (b1 + a0 * d01 + a1 * d11 + a2 * d21))
-    OBB_FACE(5, fabs(tb2) - (b2 + a0 * d02 + a1 * d12 + a2 * d22))
+    {
+        OBB_TB(const double);
+        OBB_FACE_AXES(OBB_FACE, fabs)
+        tbv[0] = tb0; tbv[1] = tb1; tbv[2] = tb2;
+    }
 #undef OBB_FACE
     bestface = sepmax;
     if (full) { o->face_axis = axis; o->face_sep = best; }
@@ -340,15 +387,7 @@ static OBB_INLINE int obb_sat_core(const obb_pair *P, double stop, int full, obb
             return 0;                                                             \
         }                                                                         \
     }
-    OBB_EDGE(6,  ta2 * c10 - ta1 * c20, a1 * d20 + a2 * d10, b1 * d02 + b2 * d01, c10 * c10 + c20 * c20)
-    OBB_EDGE(7,  ta2 * c11 - ta1 * c21, a1 * d21 + a2 * d11, b0 * d02 + b2 * d00, c11 * c11 + c21 * c21)
-    OBB_EDGE(8,  ta2 * c12 - ta1 * c22, a1 * d22 + a2 * d12, b0 * d01 + b1 * d00, c12 * c12 + c22 * c22)
-    OBB_EDGE(9,  ta0 * c20 - ta2 * c00, a0 * d20 + a2 * d00, b1 * d12 + b2 * d11, c20 * c20 + c00 * c00)
-    OBB_EDGE(10, ta0 * c21 - ta2 * c01, a0 * d21 + a2 * d01, b0 * d12 + b2 * d10, c21 * c21 + c01 * c01)
-    OBB_EDGE(11, ta0 * c22 - ta2 * c02, a0 * d22 + a2 * d02, b0 * d11 + b1 * d10, c22 * c22 + c02 * c02)
-    OBB_EDGE(12, ta1 * c00 - ta0 * c10, a0 * d10 + a1 * d00, b1 * d22 + b2 * d21, c00 * c00 + c10 * c10)
-    OBB_EDGE(13, ta1 * c01 - ta0 * c11, a0 * d11 + a1 * d01, b0 * d22 + b2 * d20, c01 * c01 + c11 * c11)
-    OBB_EDGE(14, ta1 * c02 - ta0 * c12, a0 * d12 + a1 * d02, b0 * d21 + b1 * d20, c02 * c02 + c12 * c12)
+    OBB_EDGE_AXES(OBB_EDGE)
 #undef OBB_EDGE
     if (!full) return 1;
 
@@ -360,7 +399,7 @@ static OBB_INLINE int obb_sat_core(const obb_pair *P, double stop, int full, obb
         o->nl[axis] = sg;
     } else if (axis < 6) {
         int j = axis - 3;
-        double sg = (j == 0 ? tb0 : j == 1 ? tb1 : tb2) < 0.0 ? -1.0 : 1.0;
+        double sg = tbv[j] < 0.0 ? -1.0 : 1.0;
         o->nl[0] = sg * P->C[0][j]; o->nl[1] = sg * P->C[1][j]; o->nl[2] = sg * P->C[2][j];
     } else {
         obb_edge_normal(P, axis, o->nl);

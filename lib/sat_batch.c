@@ -155,37 +155,14 @@ BLOCK_FN void block4(const magdyn_obb *const *A,
     const v4 bcx = GATHER(B, center.x), bcy = GATHER(B, center.y), bcz = GATHER(B, center.z);
     const v4 a0 = GATHER(A, half.x), a1 = GATHER(A, half.y), a2 = GATHER(A, half.z);
     const v4 b0 = GATHER(B, half.x), b1 = GATHER(B, half.y), b2 = GATHER(B, half.z);
-    v4 na2, nb2, rw, rx, ry, rz, s, ka, xs, ys, zs, wx, wy, wz, xx, xy, xz, yy, yz, zz;
-    v4 tx, ty, tz, k0, k1, k2, ta0, ta1, ta2;
-    v4 c00, c01, c02, c10, c11, c12, c20, c21, c22;
+    const v4 tx = acx - bcx, ty = acy - bcy, tz = acz - bcz;
     v4 d00, d01, d02, d10, d11, d12, d20, d21, d22;
-    v4 t2, ra2, rb2, fs[6], tb[3], num[9], len2[9];
+    v4 t2, ra2, rb2, fs[6], num[9], len2[9];
     m4 sep, band, valid, apart, r;
     int l;
+    OBB_PAIR_ALGEBRA(v4);
+    OBB_TB(v4);
 
-    /* obb_pair_of */
-    na2 = qaw * qaw + qax * qax + qay * qay + qaz * qaz;
-    nb2 = qbw * qbw + qbx * qbx + qby * qby + qbz * qbz;
-    rw = qaw * qbw + qax * qbx + qay * qby + qaz * qbz;
-    rx = qaw * qbx - qax * qbw - qay * qbz + qaz * qby;
-    ry = qaw * qby + qax * qbz - qay * qbw - qaz * qbx;
-    rz = qaw * qbz - qax * qby + qay * qbx - qaz * qbw;
-    s = 2.0 * (2.0 - na2 * nb2);
-    ka = 2.0 - na2;
-    xs = rx * s; ys = ry * s; zs = rz * s;
-    wx = rw * xs; wy = rw * ys; wz = rw * zs;
-    xx = rx * xs; xy = rx * ys; xz = rx * zs;
-    yy = ry * ys; yz = ry * zs; zz = rz * zs;
-    tx = acx - bcx; ty = acy - bcy; tz = acz - bcz;
-    k0 = qaw * qaw - (qax * qax + qay * qay + qaz * qaz);
-    k1 = 2.0 * (qax * tx + qay * ty + qaz * tz);
-    k2 = 2.0 * qaw;
-    c00 = 1.0 - (yy + zz); c10 = xy + wz; c20 = xz - wy;
-    c01 = xy - wz; c11 = 1.0 - (xx + zz); c21 = yz + wx;
-    c02 = xz + wy; c12 = yz - wx; c22 = 1.0 - (xx + yy);
-    ta0 = ka * (k0 * tx + k1 * qax - k2 * (qay * tz - qaz * ty));
-    ta1 = ka * (k0 * ty + k1 * qay - k2 * (qaz * tx - qax * tz));
-    ta2 = ka * (k0 * tz + k1 * qaz - k2 * (qax * ty - qay * tx));
     valid = valid4(acx, acy, acz, a0, a1, a2, na2) & valid4(bcx, bcy, bcz, b0, b1, b2, nb2);
 
     /* obb_spheres_apart */
@@ -206,34 +183,20 @@ BLOCK_FN void block4(const magdyn_obb *const *A,
     d00 = vabs(c00); d01 = vabs(c01); d02 = vabs(c02);
     d10 = vabs(c10); d11 = vabs(c11); d12 = vabs(c12);
     d20 = vabs(c20); d21 = vabs(c21); d22 = vabs(c22);
-    fs[0] = vabs(ta0) - (a0 + b0 * d00 + b1 * d01 + b2 * d02);
-    fs[1] = vabs(ta1) - (a1 + b0 * d10 + b1 * d11 + b2 * d12);
-    fs[2] = vabs(ta2) - (a2 + b0 * d20 + b1 * d21 + b2 * d22);
-    tb[0] = ta0 * c00 + ta1 * c10 + ta2 * c20;
-    tb[1] = ta0 * c01 + ta1 * c11 + ta2 * c21;
-    tb[2] = ta0 * c02 + ta1 * c12 + ta2 * c22;
-    fs[3] = vabs(tb[0]) - (b0 + a0 * d00 + a1 * d10 + a2 * d20);
-    fs[4] = vabs(tb[1]) - (b1 + a0 * d01 + a1 * d11 + a2 * d21);
-    fs[5] = vabs(tb[2]) - (b2 + a0 * d02 + a1 * d12 + a2 * d22);
+#define FACE(k, val) fs[k] = (val);
+    OBB_FACE_AXES(FACE, vabs)
+#undef FACE
     sep = band = (m4){0, 0, 0, 0};
     for (l = 0; l < 6; l++) sep |= fs[l] > margin;
 #define EDGE(k, tl, ra, rb, l2)                                               \
     {                                                                         \
-        num[k] = vabs(tl) - (ra) - (rb);                                      \
-        len2[k] = (l2);                                                       \
+        num[k - 6] = vabs(tl) - (ra) - (rb);                                  \
+        len2[k - 6] = (l2);                                                   \
         /* (with a margin the lanes' own steps decide the edges) */            \
-        if (margin == 0.0) sep |= (len2[k] >= hi2) & (num[k] > 0.0);          \
-        band |= (len2[k] < hi2) & (len2[k] > lo2);                            \
+        if (margin == 0.0) sep |= (len2[k - 6] >= hi2) & (num[k - 6] > 0.0);  \
+        band |= (len2[k - 6] < hi2) & (len2[k - 6] > lo2);                    \
     }
-    EDGE(0, ta2 * c10 - ta1 * c20, a1 * d20 + a2 * d10, b1 * d02 + b2 * d01, c10 * c10 + c20 * c20)
-    EDGE(1, ta2 * c11 - ta1 * c21, a1 * d21 + a2 * d11, b0 * d02 + b2 * d00, c11 * c11 + c21 * c21)
-    EDGE(2, ta2 * c12 - ta1 * c22, a1 * d22 + a2 * d12, b0 * d01 + b1 * d00, c12 * c12 + c22 * c22)
-    EDGE(3, ta0 * c20 - ta2 * c00, a0 * d20 + a2 * d00, b1 * d12 + b2 * d11, c20 * c20 + c00 * c00)
-    EDGE(4, ta0 * c21 - ta2 * c01, a0 * d21 + a2 * d01, b0 * d12 + b2 * d10, c21 * c21 + c01 * c01)
-    EDGE(5, ta0 * c22 - ta2 * c02, a0 * d22 + a2 * d02, b0 * d11 + b1 * d10, c22 * c22 + c02 * c02)
-    EDGE(6, ta1 * c00 - ta0 * c10, a0 * d10 + a1 * d00, b1 * d22 + b2 * d21, c00 * c00 + c10 * c10)
-    EDGE(7, ta1 * c01 - ta0 * c11, a0 * d11 + a1 * d01, b0 * d22 + b2 * d20, c01 * c01 + c11 * c11)
-    EDGE(8, ta1 * c02 - ta0 * c12, a0 * d12 + a1 * d02, b0 * d21 + b1 * d20, c02 * c02 + c12 * c12)
+    OBB_EDGE_AXES(EDGE)
 #undef EDGE
     /* without a branch per lane (random, so mispredicted): masks are 0 or
      * -1, so 1 - band is 1 or 2, and ~valid is -1 */
@@ -251,7 +214,10 @@ BLOCK_FN void block4(const magdyn_obb *const *A,
         p->qa = A[l]->orientation;
         p->ka = ka[l];
     }
-    full4(fs, tb, num, len2, margin, P, res, R);
+    {
+        const v4 tb[3] = {tb0, tb1, tb2};
+        full4(fs, tb, num, len2, margin, P, res, R);
+    }
 }
 
 /* how many blocks of four pairs ahead to prefetch */
