@@ -1,9 +1,12 @@
 /*
  * bench/collide.c - ns per pair of box collision tests on one set of 10^6
- * random pairs: magdyn_obb_sat against ODE's dBoxTouchesBox, and
- * magdyn_obb_manifold against ODE's dBoxBox (up to 8 contacts), with the
- * agreement of their answers.  Printed, not asserted.  Without ODE only the
- * libmagdyn figures are printed.
+ * random pairs: magdyn_obb_sat and the batched magdyn_obb_overlap_pairs
+ * (all pairs in one call) against ODE's dBoxTouchesBox, and
+ * magdyn_obb_manifold and the batched magdyn_obb_manifold_pairs (256 pairs
+ * a call into a buffer that stays in cache) against ODE's dBoxBox (up to 8
+ * contacts), with the agreement of their answers (the batches must match
+ * the single calls to the last bit).  Printed, not asserted.  Without ODE
+ * only the libmagdyn figures are printed.
  *
  * Boxes: half extents uniform in [0.1, 1] m, uniformly random orientations,
  * centres uniform in [-1.3, 1.3]^3 m (about a third of the pairs overlap).

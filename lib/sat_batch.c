@@ -205,6 +205,7 @@ BLOCK_FN void block4(const magdyn_obb *const *A,
     if (!P || !(res[0] > 0 || res[1] > 0 || res[2] > 0 || res[3] > 0)) return;
     for (l = 0; l < 4; l++) {
         obb_pair *p = &P[l];
+        if (res[l] <= 0) continue;
         p->C[0][0] = c00[l]; p->C[0][1] = c01[l]; p->C[0][2] = c02[l];
         p->C[1][0] = c10[l]; p->C[1][1] = c11[l]; p->C[1][2] = c12[l];
         p->C[2][0] = c20[l]; p->C[2][1] = c21[l]; p->C[2][2] = c22[l];
