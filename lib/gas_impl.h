@@ -57,7 +57,7 @@ typedef struct {
 typedef struct { double t; int k; unsigned ver; } gas_hent;
 
 /* A calendar entry: a heap entry and the next entry of its bucket. */
-#define CAL_AHEAD 8
+#define CAL_AHEAD 16
 typedef struct { gas_hent e; int next; int pad; } gas_cent;
 
 struct magdyn_gas {
