@@ -990,6 +990,7 @@ static magdyn_status sort_particles(magdyn_gas *g)
     }
     free(g->p); free(g->ev); free(it);
     g->p = np; g->ev = ne;
+    /* g->ver needs no renumbering: the queue is built afresh after this */
     for (c = 0; c < g->ncx * g->ncy; c++) g->head[c] = -1;
     for (i = n - 1; i >= 0; i--) cell_insert(g, i, g->p[i].cell);
     g->sorted_at = g->events;

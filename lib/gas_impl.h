@@ -47,7 +47,7 @@ typedef struct {
     int otype;        /* EV_CELL, EV_WALL or EV_NONE */
     int oarg;         /* EV_CELL: direction 0-3 (+x, -x, +y, -y); EV_WALL: wall 0-3 */
     int oend;         /* EV_WALL of a rotor: the end that touches */
-    int spare;
+    int spare;        /* unused: keeps the record at 64 bytes */
     int species;
     int ext;          /* index returned to the caller (per kind) */
 } gas_event;          /* 64 bytes: the second cache line of a particle */
