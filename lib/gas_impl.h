@@ -47,7 +47,7 @@ typedef struct {
     int otype;        /* EV_CELL, EV_WALL or EV_NONE */
     int oarg;         /* EV_CELL: direction 0-3 (+x, -x, +y, -y); EV_WALL: wall 0-3 */
     int oend;         /* EV_WALL of a rotor: the end that touches */
-    unsigned ver;     /* version of the particle's current heap entry */
+    int spare;        /* unused: keeps the record at 64 bytes */
     int species;
     int ext;          /* index returned to the caller (per kind) */
 } gas_event;          /* 64 bytes: the second cache line of a particle */
@@ -57,6 +57,7 @@ typedef struct {
 typedef struct { double t; int k; unsigned ver; } gas_hent;
 
 /* A calendar entry: a heap entry and the next entry of its bucket. */
+#define CAL_AHEAD 16
 typedef struct { gas_hent e; int next; int pad; } gas_cent;
 
 struct magdyn_gas {
@@ -67,6 +68,11 @@ struct magdyn_gas {
     int n, cap;
     gas_particle *p;
     gas_event *ev;
+    /* version of each particle's current queue entry, apart and dense (4
+     * bytes a particle, so it stays in L2): the calendar checks it for
+     * every entry it passes, superseded ones included, and a miss on the
+     * event record there was the single largest cost of the event loop */
+    unsigned *ver;
     int n_disc, cap_disc, *disc_k;
     int n_rot, cap_rot, *rot_k;
     gas_rotor *rot;
@@ -90,6 +96,7 @@ struct magdyn_gas {
     int cal_cap, cal_free, cal_count, *cal_bucket, cal_nb;
     double cal_w, cal_inv_w;
     long long cal_cur;
+    int cal_ahead[CAL_AHEAD];        /* prefetch cursors into the lists of buckets cal_cur + 1 ... */
     long long cal_steps, cal_pops;   /* buckets stepped and entries popped since the last tuning */
     int primed;              /* events predicted and heap valid */
     long long sorted_at;     /* g->events when the particles were last sorted */

@@ -303,6 +303,145 @@ START_TEST(inelastic_collapse_stops)
 }
 END_TEST
 
+/*
+ * Brute-force oracle: every pair (and, with walls, every wall) is tested
+ * for the earliest contact at every event, O(N^2) per event, with the same
+ * contact root as the gas (Rapaport, "The Art of Molecular Dynamics
+ * Simulation", ch. 14) and elastic impulses along the line of centres.
+ * Periodic pairs are taken in their nearest image at each event (the box
+ * is 21 diameters wide, a span moves a disc a few at most).
+ */
+typedef struct { double x, y, vx, vy, m, r; } bf_disc;
+
+static double bf_pair_time(const bf_disc *a, const bf_disc *b, double sx, double sy)
+{
+    double dx = a->x - b->x + sx, dy = a->y - b->y + sy, dvx = a->vx - b->vx, dvy = a->vy - b->vy;
+    double bb = dx * dvx + dy * dvy, s = a->r + b->r, cc = dx * dx + dy * dy - s * s, disc;
+    if (bb >= 0.0) return INFINITY;
+    if (cc <= 0.0) return 0.0;
+    disc = bb * bb - (dvx * dvx + dvy * dvy) * cc;
+    return disc > 0.0 ? cc / (-bb + sqrt(disc)) : INFINITY;
+}
+
+static double bf_wall_time(const bf_disc *a, double w, double h, int *wall)
+{
+    double t, best = INFINITY;
+    if (a->vx < 0.0) { t = (a->x - a->r) / -a->vx; if (t < best) { best = t; *wall = 0; } }
+    if (a->vx > 0.0) { t = (w - a->r - a->x) / a->vx; if (t < best) { best = t; *wall = 0; } }
+    if (a->vy < 0.0) { t = (a->y - a->r) / -a->vy; if (t < best) { best = t; *wall = 1; } }
+    if (a->vy > 0.0) { t = (h - a->r - a->y) / a->vy; if (t < best) { best = t; *wall = 1; } }
+    return best > 0.0 ? best : 0.0;
+}
+
+/* Runs the n discs for time span; returns pair collisions, *walls the wall ones. */
+static long bf_run(bf_disc *d, int n, double w, double h, int periodic, double span, long *walls)
+{
+    long coll = 0;
+    *walls = 0;
+    for (;;) {
+        double best = INFINITY, bsx = 0, bsy = 0;
+        int bi = -1, bj = -1, bw = 0, i, j;
+        for (i = 0; i < n; i++) {
+            if (!periodic) {
+                int wall = 0;
+                double t = bf_wall_time(&d[i], w, h, &wall);
+                if (t < best) { best = t; bi = i; bj = -1; bw = wall; }
+            }
+            for (j = i + 1; j < n; j++) {
+                double sx = 0.0, sy = 0.0, t;
+                if (periodic) {   /* the nearest image: the box is wide, the spans short */
+                    sx = -w * round((d[i].x - d[j].x) / w);
+                    sy = -h * round((d[i].y - d[j].y) / h);
+                }
+                t = bf_pair_time(&d[i], &d[j], sx, sy);
+                if (t < best) { best = t; bi = i; bj = j; bsx = sx; bsy = sy; }
+            }
+        }
+        if (best > span) best = span;
+        for (i = 0; i < n; i++) { d[i].x += d[i].vx * best; d[i].y += d[i].vy * best; }
+        span -= best;
+        if (span <= 0.0 || bi < 0) return coll;
+        if (bj < 0) {
+            if (bw == 0) d[bi].vx = -d[bi].vx; else d[bi].vy = -d[bi].vy;
+            ++*walls;
+        } else {
+            double dx = d[bi].x - d[bj].x + bsx, dy = d[bi].y - d[bj].y + bsy, l = sqrt(dx * dx + dy * dy);
+            double nx = dx / l, ny = dy / l;
+            double vn = (d[bi].vx - d[bj].vx) * nx + (d[bi].vy - d[bj].vy) * ny;
+            double jm = -2.0 * vn / (1.0 / d[bi].m + 1.0 / d[bj].m);
+            d[bi].vx += jm / d[bi].m * nx; d[bi].vy += jm / d[bi].m * ny;
+            d[bj].vx -= jm / d[bj].m * nx; d[bj].vy -= jm / d[bj].m * ny;
+            coll++;
+        }
+    }
+}
+
+/*
+ * The gas against the brute-force oracle, from the gas's own state at each
+ * of many checkpoints over a span of about one collision per disc: the
+ * same number of pair and wall collisions and the same final state (up to
+ * the rounding that chaos amplifies within one span), and no overlap.  A
+ * missed or spurious event anywhere (queue, cells, prefetch cursors, the
+ * re-sorting) changes the count or moves discs by O(1).
+ */
+static void check_brute_force(int periodic)
+{
+    test_rng r = {periodic ? 21u : 22u};
+    const int side = 15, n = side * side;
+    double a = sqrt(MAGDYN_PI / (4 * 0.4)), box = side * a, t = 0, span = 0.25;
+    magdyn_gas_params p = {box, box, periodic};
+    magdyn_gas *g = magdyn_gas_new(&p);
+    bf_disc *d = malloc(sizeof *d * (size_t)n);
+    long checked = 0;
+    int i, k, rounds = (int)test_count(40);
+    for (i = 0; i < n; i++) {
+        magdyn_disc q;
+        q.r = magdyn_v2((i % side + 0.5) * a + test_rng_range(&r, -0.15, 0.15),
+                        (i / side + 0.5) * a + test_rng_range(&r, -0.15, 0.15));
+        q.v = magdyn_v2(test_rng_normal(&r), test_rng_normal(&r));
+        q.mass = i % 3 ? 1.0 : 3.0;
+        q.radius = 0.5;
+        ck_assert_int_eq(magdyn_gas_add_disc(g, &q), i);
+    }
+    for (k = 0; k < rounds; k++) {
+        magdyn_gas_observables o;
+        long c0 = (long)magdyn_gas_collisions(g), bf_coll, bf_walls;
+        for (i = 0; i < n; i++) {
+            magdyn_disc q;
+            magdyn_gas_get_disc(g, i, &q);
+            d[i].x = q.r.x; d[i].y = q.r.y; d[i].vx = q.v.x; d[i].vy = q.v.y;
+            d[i].m = q.mass; d[i].r = q.radius;
+        }
+        magdyn_gas_reset_observables(g);
+        t += span;
+        ck_assert_int_eq(magdyn_gas_advance(g, t), MAGDYN_OK);
+        magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o);
+        bf_coll = bf_run(d, n, box, box, periodic, span, &bf_walls);
+        ck_assert_int_eq((long)magdyn_gas_collisions(g) - c0, bf_coll);
+        ck_assert_int_eq(o.wall_collisions, bf_walls);
+        checked += bf_coll;
+        for (i = 0; i < n; i++) {
+            magdyn_disc q;
+            double dx, dy;
+            magdyn_gas_get_disc(g, i, &q);
+            dx = q.r.x - d[i].x; dy = q.r.y - d[i].y;
+            if (periodic) { dx -= box * round(dx / box); dy -= box * round(dy / box); }
+            ck_assert_msg(fabs(dx) + fabs(dy) < 1e-8, "round %d disc %d moved %g", k, i, fabs(dx) + fabs(dy));
+            ck_assert_msg(fabs(q.v.x - d[i].vx) + fabs(q.v.y - d[i].vy) < 1e-8, "round %d disc %d", k, i);
+        }
+        ck_assert_msg(smallest_gap(g, box, box, periodic) > -1e-12, "overlap in round %d", k);
+    }
+    ck_assert(checked > 50L * rounds);
+    free(d);
+    magdyn_gas_free(g);
+}
+
+START_TEST(matches_brute_force_periodic) { check_brute_force(1); }
+END_TEST
+
+START_TEST(matches_brute_force_walls) { check_brute_force(0); }
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gas");
@@ -317,6 +456,8 @@ int main(void)
     tcase_add_test(tc, walls_with_rotors);
     tcase_add_test(tc, inelastic_cools);
     tcase_add_test(tc, inelastic_collapse_stops);
+    tcase_add_test(tc, matches_brute_force_periodic);
+    tcase_add_test(tc, matches_brute_force_walls);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
