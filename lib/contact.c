@@ -311,14 +311,6 @@ static int manifold_from_sat(const obb_pair *P, const obb_sat *rp, const magdyn_
     }
 }
 
-/* the answer for no contact, and for bad input */
-static void manifold_none(magdyn_manifold *out)
-{
-    out->count = 0;
-    out->kind = MAGDYN_CONTACT_FACE_FACE;
-    out->normal = magdyn_v3(0.0, 0.0, 0.0);
-}
-
 static int manifold_core(const magdyn_obb *a, const magdyn_obb *b, double margin,
                          magdyn_manifold *out)
 {
@@ -332,12 +324,12 @@ static int manifold_core(const magdyn_obb *a, const magdyn_obb *b, double margin
 }
 
 /*
- * Boxes whose sizes or coordinates come near DBL_MAX (~1e308 m) pass
- * validation but overflow inside the clipping (Inf - Inf = NaN points, found
- * by fuzzing).  Rather than hand out NaN or Inf, such a result is the
- * bad-input result: 0, count 0, FACE_FACE, zero normal.
+ * n points in out, or the bad-input answer when they are not finite: boxes
+ * whose sizes or coordinates come near DBL_MAX (~1e308 m) pass validation
+ * but overflow inside the clipping (Inf - Inf = NaN points, found by
+ * fuzzing); rather than hand out NaN or Inf, such a result is the bad-input
+ * result: 0, count 0, FACE_FACE, zero normal.
  */
-/* n points in out, or the bad-input answer when they are not finite */
 static int manifold_finite(int n, magdyn_manifold *out)
 {
     int i, ok = isfinite(out->normal.x) && isfinite(out->normal.y) && isfinite(out->normal.z);

@@ -1,13 +1,20 @@
 /*
- * contact_impl.h - private to libmagdyn: the part of magdyn_obb_manifold
- * (contact.c) that the batched tests of sat_batch.c hand their surviving
- * pairs to.
+ * contact_impl.h - private to libmagdyn: the parts of magdyn_obb_manifold
+ * (contact.c) that the batched tests of sat_batch.c share.
  */
 #ifndef MAGDYN_CONTACT_IMPL_H
 #define MAGDYN_CONTACT_IMPL_H
 
 #include <magdyn/contact.h>
 #include "obb_core.h"
+
+/* The manifold of no contact, and of bad input. */
+static inline void manifold_none(magdyn_manifold *out)
+{
+    out->count = 0;
+    out->kind = MAGDYN_CONTACT_FACE_FACE;
+    out->normal = magdyn_v3(0.0, 0.0, 0.0);
+}
 
 /*
  * What magdyn_obb_manifold(a, b, margin, out) gives, for a pair past its

@@ -281,6 +281,22 @@ static inline void obb_edge_normal(const obb_pair *P, int axis, double *nl)
     nl[0] = k * L[0]; nl[1] = k * L[1]; nl[2] = k * L[2];
 }
 
+/* The unit normal (b towards a, in a's frame) of axis 0-14, with
+ * tb[j] = t . b_j. */
+static inline void obb_axis_normal(const obb_pair *P, int axis, const double *tb, double *nl)
+{
+    if (axis < 3) {
+        nl[0] = nl[1] = nl[2] = 0.0;
+        nl[axis] = P->ta[axis] < 0.0 ? -1.0 : 1.0;
+    } else if (axis < 6) {
+        int j = axis - 3;
+        double sg = tb[j] < 0.0 ? -1.0 : 1.0;
+        nl[0] = sg * P->C[0][j]; nl[1] = sg * P->C[1][j]; nl[2] = sg * P->C[2][j];
+    } else {
+        obb_edge_normal(P, axis, nl);
+    }
+}
+
 /* The tie tolerance of the full test for sizes summing to scale: capped
  * at DBL_MAX, because an infinite one (sizes near 1e308 m) would make
  * best + tol NaN and hide every edge axis from the full test while the
@@ -393,17 +409,7 @@ static OBB_INLINE int obb_sat_core(const obb_pair *P, double stop, int full, obb
 
     o->sep = sepmax;
     o->axis = axis;
-    if (axis < 3) {
-        double sg = (axis == 0 ? ta0 : axis == 1 ? ta1 : ta2) < 0.0 ? -1.0 : 1.0;
-        o->nl[0] = o->nl[1] = o->nl[2] = 0.0;
-        o->nl[axis] = sg;
-    } else if (axis < 6) {
-        int j = axis - 3;
-        double sg = tbv[j] < 0.0 ? -1.0 : 1.0;
-        o->nl[0] = sg * P->C[0][j]; o->nl[1] = sg * P->C[1][j]; o->nl[2] = sg * P->C[2][j];
-    } else {
-        obb_edge_normal(P, axis, o->nl);
-    }
+    obb_axis_normal(P, axis, tbv, o->nl);
     return 1;
 }
 

@@ -1,6 +1,7 @@
 /*
- * sat_batch.c - the overlap-only separating-axis test for many pairs of
- * boxes, four pairs at a time across the lanes of a vector register.
+ * sat_batch.c - the overlap test and the contact manifold for many pairs
+ * of boxes, the separating-axis test four pairs at a time across the lanes
+ * of a vector register.
  *
  * One pair at a time the test leaves at the first separating axis, an
  * unpredictable branch on random pairs, and its arithmetic (relative
@@ -10,7 +11,9 @@
  * expressions of obb_pair_of and obb_sat_core in the same order (IEEE
  * operations, no contraction), so every answer is that of magdyn_obb_sat to
  * the last bit; the rare pairs with nearly parallel edges in the hand-over
- * band go to magdyn_obb_sat itself.
+ * band go to magdyn_obb_sat itself.  For the manifold, the pairs the block
+ * leaves within the margin finish the full test lane by lane and go on to
+ * the clipping of contact.c.
  */
 #ifdef __clang__
 /* a * b + c stays two roundings, as in the scalar core, also in the inline
@@ -23,27 +26,12 @@
 #include <magdyn/sat.h>
 #include "contact_impl.h"
 
-
-/* The manifold of no contact (magdyn_obb_manifold's for pairs apart). */
-static void manifold_none(magdyn_manifold *out)
-{
-    out->count = 0;
-    out->kind = MAGDYN_CONTACT_FACE_FACE;
-    out->normal = magdyn_v3(0.0, 0.0, 0.0);
-}
-
-/* 1 for a box the fast paths take: magdyn_obb_check's and coordinates
- * and extents summing below DBL_MAX (obb_valid_n2) */
-static int box_good(const magdyn_obb *b)
-{
-    double sum = b->center.x + b->center.y + b->center.z + b->half.x + b->half.y + b->half.z;
-    return magdyn_obb_check(b) == MAGDYN_OK && sum - sum == 0.0;
-}
-
-/* The answer for one pair, as the batch gives it: 1, 0, or -1 for a bad box. */
+/* The answer for one pair, as the batch gives it: 1, 0, or -1 for a bad
+ * box (one the fast paths reject: obb_valid_n2). */
 static int pair_answer(const magdyn_obb *a, const magdyn_obb *b)
 {
-    if (!box_good(a) || !box_good(b)) return -1;
+    if (!obb_valid_n2(a, obb_qn2(a->orientation)) || !obb_valid_n2(b, obb_qn2(b->orientation)))
+        return -1;
     return magdyn_obb_sat(a, b, NULL);
 }
 
@@ -119,15 +107,9 @@ BLOCK_FN void full4(const v4 *fs, const v4 *tb, const v4 *num, const v4 *len2, d
         if (k < 9) { res[l] = 0; continue; }
         o->sep = sepmax;
         o->axis = axis;
-        if (axis < 3) {
-            o->nl[0] = o->nl[1] = o->nl[2] = 0.0;
-            o->nl[axis] = p->ta[axis] < 0.0 ? -1.0 : 1.0;
-        } else if (axis < 6) {
-            int j = axis - 3;
-            double sg = tb[j][l] < 0.0 ? -1.0 : 1.0;
-            o->nl[0] = sg * p->C[0][j]; o->nl[1] = sg * p->C[1][j]; o->nl[2] = sg * p->C[2][j];
-        } else {
-            obb_edge_normal(p, axis, o->nl);
+        {
+            const double tbl[3] = {tb[0][l], tb[1][l], tb[2][l]};
+            obb_axis_normal(p, axis, tbl, o->nl);
         }
     }
 }
@@ -139,12 +121,12 @@ BLOCK_FN void full4(const v4 *fs, const v4 *tb, const v4 *num, const v4 *len2, d
  * and the single test must decide.  With P non-NULL (the manifold), when
  * some lane is within margin, P[l] receives the pair as obb_pair_of gives
  * it and R[l] what obb_sat_core(P[l], margin, full = 1) gives, and res[l] is
- * 1 where that is within margin (0 where a blended edge axis is not).  The expressions are those of obb_spheres_apart,
- * obb_pair_of and obb_sat_core, in the same order.
+ * 1 where that is within margin (0 where an edge axis is not).  The
+ * expressions are those of obb_spheres_apart, obb_pair_of and
+ * obb_sat_core, in the same order.
  */
-BLOCK_FN void block4(const magdyn_obb *const *A,
-                                                          const magdyn_obb *const *B, double margin,
-                                                          obb_pair *P, obb_sat *R, int *res)
+BLOCK_FN void block4(const magdyn_obb *const *A, const magdyn_obb *const *B, double margin,
+                     obb_pair *P, obb_sat *R, int *res)
 {
     const double hi2 = OBB_BLEND_HI * OBB_BLEND_HI, lo2 = OBB_BLEND_LO * OBB_BLEND_LO;
     const v4 qaw = GATHER(A, orientation.w), qax = GATHER(A, orientation.x);
