@@ -56,8 +56,10 @@ typedef struct {
  * version that tells whether the entry is still the particle's current one. */
 typedef struct { double t; int k; unsigned ver; } gas_hent;
 
-/* A calendar entry: a heap entry and the next entry of its bucket. */
+/* Buckets whose entry lists are prefetched ahead of the current one (gas.c, cal_lookahead). */
 #define CAL_AHEAD 16
+
+/* A calendar entry: a heap entry and the next entry of its bucket. */
 typedef struct { gas_hent e; int next; int pad; } gas_cent;
 
 struct magdyn_gas {
