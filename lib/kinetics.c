@@ -3,6 +3,7 @@
  * See magdyn/kinetics.h for the model; DESIGN.md physics notes 5 and 6 for
  * where seeds 002 and 003 go wrong.
  */
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include "kinetics_impl.h"
@@ -13,7 +14,8 @@ magdyn_status magdyn_disc_check(const magdyn_disc *d)
     if (!magdyn_vec2_isfinite(d->r) || !magdyn_vec2_isfinite(d->v) ||
         !isfinite(d->mass) || !isfinite(d->radius))
         return MAGDYN_ENONFINITE;
-    if (!(d->mass > 0.0) || !(d->radius > 0.0)) return MAGDYN_EINVAL;
+    /* a subnormal mass has no finite reciprocal: collisions would divide by it */
+    if (!(d->mass >= DBL_MIN) || !(d->radius > 0.0)) return MAGDYN_EINVAL;
     return MAGDYN_OK;
 }
 
@@ -24,7 +26,7 @@ magdyn_status magdyn_rotor_check(const magdyn_rotor *r)
         !isfinite(r->angle) || !isfinite(r->omega) || !isfinite(r->mass) ||
         !isfinite(r->inertia) || !isfinite(r->half_length) || !isfinite(r->end_radius))
         return MAGDYN_ENONFINITE;
-    if (!(r->mass > 0.0) || !(r->inertia > 0.0) || !(r->half_length > 0.0) ||
+    if (!(r->mass >= DBL_MIN) || !(r->inertia >= DBL_MIN) || !(r->half_length > 0.0) ||
         !(r->end_radius > 0.0))
         return MAGDYN_EINVAL;
     return MAGDYN_OK;
@@ -81,8 +83,8 @@ void magdyn_rough_disc_collide(magdyn_rough_disc *a, magdyn_rough_disc *b,
     double dx, dy, n, nx, ny, tx, ty, gn, gt, ima, imb, ra, rb, jn, jt;
     if (!a || !b || a == b || magdyn_disc_check(&a->d) != MAGDYN_OK ||
         magdyn_disc_check(&b->d) != MAGDYN_OK || !isfinite(a->omega) || !isfinite(b->omega) ||
-        !isfinite(a->inertia) || !isfinite(b->inertia) || !(a->inertia > 0.0) ||
-        !(b->inertia > 0.0) || !restitution_ok(restitution) || !(beta >= -1.0 && beta <= 1.0))
+        !isfinite(a->inertia) || !isfinite(b->inertia) || !(a->inertia >= DBL_MIN) ||
+        !(b->inertia >= DBL_MIN) || !restitution_ok(restitution) || !(beta >= -1.0 && beta <= 1.0))
         return;
     dx = a->d.r.x - b->d.r.x; dy = a->d.r.y - b->d.r.y;
     n = hypot(dx, dy);

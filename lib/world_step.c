@@ -727,6 +727,10 @@ static magdyn_status free_step(magdyn_world *w, double t_end)
         }
         w->st.time_collide += magdyn_wi_clock() - t0;
     }
+    /* a step too short to move time on (forces so large that the first
+       estimate or the contact bound underflows) would be accepted with no
+       error and repeated forever */
+    if (!(h > 1e-15 * fmax(1.0, fabs(w->t))) && h < t_end - w->t) return MAGDYN_ENOCONV;
     for (;;) {
         double fac;
         last = h >= t_end - w->t;

@@ -321,6 +321,36 @@ START_TEST(empty_world_advances)
 }
 END_TEST
 
+/*
+ * Found by fuzz/fuzz_world.c (fuzz/corpus/world/regress-extreme-moment.bin):
+ * a magnet of moment 7e274 A m^2 (extended-cuboid model) 3 cm from another.
+ * The first step estimate underflowed to h = 0, which the error control
+ * accepted again and again without time moving on.  Now the advance stops
+ * with MAGDYN_ENOCONV at once, the world valid at the time reached.
+ */
+START_TEST(extreme_moment_stops)
+{
+    magdyn_world_params p = magdyn_world_params_default();
+    magdyn_magnet a = plain_box(), b = plain_box(), out;
+    magdyn_world *w;
+    p.model = MAGDYN_MODEL_CUBOID;
+    w = magdyn_world_new(&p);
+    ck_assert_ptr_nonnull(w);
+    a.half = b.half = magdyn_v3(0.005, 0.005, 0.005);    /* 1 cm cubes of 6 g */
+    a.mass = b.mass = 0.006;
+    a.moment = magdyn_v3(6.924462078501392e+274, 0, 0.1);
+    b.moment = magdyn_v3(0.1, 0, 0);
+    b.position = magdyn_v3(0.03, 0, 0);
+    ck_assert_int_eq(magdyn_world_add(w, &a), 0);
+    ck_assert_int_eq(magdyn_world_add(w, &b), 1);
+    ck_assert_int_eq(magdyn_world_advance(w, 2e-3), MAGDYN_ENOCONV);
+    ck_assert(magdyn_world_time(w) < 2e-3);
+    ck_assert_int_eq(magdyn_world_get(w, 1, &out), MAGDYN_OK);
+    ck_assert(isfinite(out.position.x) && isfinite(out.velocity.x));
+    magdyn_world_free(w);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("world");
@@ -336,6 +366,7 @@ int main(void)
     tcase_add_test(tc, cuboid_model_free_flight);
     tcase_add_test(tc, bad_input);
     tcase_add_test(tc, empty_world_advances);
+    tcase_add_test(tc, extreme_moment_stops);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -93,14 +93,16 @@ MAGDYN_API void magdyn_rotor_rotor_collide(magdyn_rotor *a, magdyn_rotor *b, dou
 /* ---- beyond the contract ------------------------------------------------ */
 
 /*
- * MAGDYN_OK for a usable disc: finite fields, mass > 0, radius > 0.
- * MAGDYN_EINVAL for NULL or a non-positive mass or radius, MAGDYN_ENONFINITE
- * for NaN or infinity.
+ * MAGDYN_OK for a usable disc: finite fields, mass >= DBL_MIN (a normal
+ * number, so that 1/mass is finite), radius > 0.  MAGDYN_EINVAL for NULL, a
+ * non-positive radius or a mass below DBL_MIN (zero, negative or
+ * subnormal), MAGDYN_ENONFINITE for NaN or infinity.
  */
 MAGDYN_API magdyn_status magdyn_disc_check(const magdyn_disc *d);
 /*
- * MAGDYN_OK for a usable rotor: finite fields, mass > 0, inertia > 0,
- * half_length > 0, end_radius > 0.  MAGDYN_EINVAL / MAGDYN_ENONFINITE as
+ * MAGDYN_OK for a usable rotor: finite fields, mass and inertia >= DBL_MIN
+ * (normal numbers: their reciprocals are finite), half_length > 0,
+ * end_radius > 0.  MAGDYN_EINVAL / MAGDYN_ENONFINITE as
  * magdyn_disc_check.
  */
 MAGDYN_API magdyn_status magdyn_rotor_check(const magdyn_rotor *r);
