@@ -132,8 +132,6 @@ int main(void)
 {
     Suite *s = suite_create("body");
     TCase *tc = tcase_create("core");
-    SRunner *sr;
-    int nf;
     tcase_add_test(tc, inertia_of_a_box);
     tcase_add_test(tc, inverse_inertia_is_inverse);
     tcase_add_test(tc, impulse_laws);
@@ -141,9 +139,5 @@ int main(void)
     tcase_add_test(tc, bad_input_leaves_out_untouched);
     tcase_add_test(tc, obb_matches_body);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nf == 0 ? 0 : 1;
+    return test_run_suite(s, CK_FORK);
 }

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <magdyn.h>
+#include "testutil.h"
 
 _Static_assert(MAGDYN_OK == 0 && MAGDYN_EINVAL == -1 && MAGDYN_ENONFINITE == -2 &&
                MAGDYN_ENOMEM == -3 && MAGDYN_ESTATE == -4, "status codes");
@@ -152,17 +153,11 @@ int main(void)
 {
     Suite *s = suite_create("contract");
     TCase *tc = tcase_create("contract");
-    SRunner *sr;
-    int failed;
     tcase_add_test(tc, common_and_vec);
     tcase_add_test(tc, dipole);
     tcase_add_test(tc, sat_and_contact);
     tcase_add_test(tc, kinetics_and_gas);
     tcase_add_test(tc, world);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return test_run_suite(s, CK_FORK);
 }

@@ -39,15 +39,8 @@ int main(void)
 {
     Suite *s = suite_create("gas_long");
     TCase *tc = tcase_create("core");
-    SRunner *sr;
-    int failed;
     tcase_set_timeout(tc, 900);
     tcase_add_test(tc, ten_million_collisions);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return test_run_suite(s, CK_NOFORK);
 }

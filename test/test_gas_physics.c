@@ -221,18 +221,11 @@ int main(void)
 {
     Suite *s = suite_create("gas_physics");
     TCase *tc = tcase_create("core");
-    SRunner *sr;
-    int failed;
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, maxwell_boltzmann);
     tcase_add_test(tc, equation_of_state);
     tcase_add_test(tc, mixture_equipartition);
     tcase_add_test(tc, rotor_equipartition);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return test_run_suite(s, CK_NOFORK);
 }

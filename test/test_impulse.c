@@ -314,8 +314,6 @@ int main(void)
 {
     Suite *s = suite_create("impulse");
     TCase *tc = tcase_create("core");
-    SRunner *sr;
-    int nf;
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, single_point_matches_closed_form);
     tcase_add_test(tc, random_collisions_conserve_and_dissipate);
@@ -325,9 +323,5 @@ int main(void)
     tcase_add_test(tc, coulomb_friction);
     tcase_add_test(tc, bad_input_changes_nothing);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nf == 0 ? 0 : 1;
+    return test_run_suite(s, CK_FORK);
 }

@@ -608,8 +608,6 @@ int main(void)
 {
     Suite *s = suite_create("kinetics");
     TCase *tc = tcase_create("core");
-    SRunner *sr;
-    int failed;
     tcase_set_timeout(tc, 600);   /* wall clock, on a shared machine */
     tcase_add_test(tc, disc_contact_time_cases);
     tcase_add_test(tc, disc_contact_time_random);
@@ -626,9 +624,5 @@ int main(void)
     tcase_add_test(tc, collide_overflow_stays_finite);
     tcase_add_test(tc, contact_time_overflow_not_nan);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return test_run_suite(s, CK_FORK);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include <magdyn.h>
+#include "testutil.h"
 
 START_TEST(every_status_has_a_distinct_name)
 {
@@ -36,14 +37,8 @@ int main(void)
 {
     Suite *s = suite_create("status");
     TCase *tc = tcase_create("core");
-    SRunner *sr;
-    int failed;
     tcase_add_test(tc, every_status_has_a_distinct_name);
     tcase_add_test(tc, version_matches_macros);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return test_run_suite(s, CK_FORK);
 }

@@ -266,8 +266,6 @@ int main(void)
 {
     Suite *s = suite_create("vec");
     TCase *tc = tcase_create("core");
-    SRunner *sr;
-    int failed;
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, quat_matrix_round_trip);
     tcase_add_test(tc, matrix_columns_are_rotated_axes);
@@ -279,9 +277,5 @@ int main(void)
     tcase_add_test(tc, inverse_and_vector_algebra);
     tcase_add_test(tc, bad_input_is_refused_and_output_untouched);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return test_run_suite(s, CK_FORK);
 }

@@ -355,8 +355,6 @@ int main(void)
 {
     Suite *s = suite_create("world");
     TCase *tc = tcase_create("free");
-    SRunner *sr;
-    int nf;
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, jacobi_sanity);
     tcase_add_test(tc, torque_free_matches_jacobi);
@@ -368,9 +366,5 @@ int main(void)
     tcase_add_test(tc, empty_world_advances);
     tcase_add_test(tc, extreme_moment_stops);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nf == 0 ? 0 : 1;
+    return test_run_suite(s, CK_FORK);
 }

@@ -464,8 +464,6 @@ int main(void)
 {
     Suite *s = suite_create("world_contact");
     TCase *tc = tcase_create("contact");
-    SRunner *sr;
-    int nf;
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, throws_conserve);
     tcase_add_test(tc, elastic_head_on_swaps);
@@ -478,9 +476,5 @@ int main(void)
     tcase_add_test(tc, cluster5_comes_to_rest);
     tcase_add_test(tc, chain_of_six_cubes);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    nf = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nf == 0 ? 0 : 1;
+    return test_run_suite(s, CK_FORK);
 }

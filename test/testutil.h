@@ -8,6 +8,7 @@
 #ifndef MAGDYN_TESTUTIL_H
 #define MAGDYN_TESTUTIL_H
 
+#include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <math.h>
@@ -53,5 +54,18 @@ static inline magdyn_quat test_rng_quat(test_rng *r)
 }
 static inline magdyn_vec3 test_rng_vec3(test_rng *r, double lo, double hi)
 { return magdyn_v3(test_rng_range(r, lo, hi), test_rng_range(r, lo, hi), test_rng_range(r, lo, hi)); }
+
+/* Runs suite s (in forked test processes unless fork is CK_NOFORK) and
+ * frees it; the exit status for main: EXIT_SUCCESS when every test passed. */
+static inline int test_run_suite(Suite *s, enum fork_status fork)
+{
+    SRunner *sr = srunner_create(s);
+    int failed;
+    if (fork == CK_NOFORK) srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
 
 #endif
