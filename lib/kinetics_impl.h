@@ -83,25 +83,27 @@ static inline double mdk_pair_root(double d0x, double d0y, double dvx, double dv
                      mdk_arm a, mdk_arm b, double s, double horizon)
 {
     double la = fabs(a.l), lb = fabs(b.l), wa = a.l * a.om, wb = b.l * b.om;
-    double v = hypot(dvx, dvy) + fabs(wa) + fabs(wb);
+    double vc = hypot(dvx, dvy), v = vc + fabs(wa) + fabs(wb);
     double acc = la * a.om * a.om + lb * b.om * b.om;
     double reach = la + lb + s, tol_f = 2.0 * MDK_ROOT_TOL * s * s;
-    double t = 0.0, t_end = horizon, v2 = dvx * dvx + dvy * dvy;
-    double c = d0x * d0x + d0y * d0y - reach * reach, bb = d0x * dvx + d0y * dvy;
+    double t = 0.0, t_end = horizon;
+    double c = d0x * d0x + d0y * d0y - reach * reach;
     int it;
     if (!(v > 0.0)) return INFINITY;
+    if (!(v < INFINITY)) return 0.0;       /* no step can be bounded: now, early */
     /* Only while the centres are within reach can the ends touch: the
-     * window [t_in, t_out] from |d0 + dv t| = reach cuts the search. */
-    if (v2 > 0.0) {
-        double disc = bb * bb - v2 * c, sq;
+     * window [t_in, t_out] from |d0 + dv t| = reach cuts the search.  In
+     * the unit direction u = dv / |dv|, so that |dv|^2 cannot overflow. */
+    if (vc > 0.0) {
+        double bu = (d0x * dvx + d0y * dvy) / vc, disc = bu * bu - c, sq;
         if (disc <= 0.0) return INFINITY;
         sq = sqrt(disc);
         if (c > 0.0) {
-            if (bb >= 0.0) return INFINITY;
-            t = c / (-bb + sq);
+            if (bu >= 0.0) return INFINITY;
+            t = c / (-bu + sq) / vc;
         }
         {
-            double t_out = bb <= 0.0 ? (-bb + sq) / v2 : -c / (bb + sq);
+            double t_out = (bu <= 0.0 ? -bu + sq : -c / (bu + sq)) / vc;
             if (t_out < t_end) t_end = t_out;
         }
     } else if (c > 0.0) {
@@ -120,7 +122,11 @@ static inline double mdk_pair_root(double d0x, double d0y, double dvx, double dv
         /* |f''| = 2 |d'^2 + d.d''| <= 2 (v^2 + |d| acc) with |d| <= dn + v hcap */
         m = 2.0 * (v * v + acc * (2.0 * dn + s));
         if (f > tol_f) {
+            /* the gap dn - s closes no faster than v: a step of gap / v is
+             * safe too, and stays finite when m overflows (v ~ 1e160) */
+            double hg = (dn - s) / v;
             h = mdk_safe_step(f, fp, m);
+            if (!(h >= hg)) h = hg;
         } else {
             /* touching but not approaching (grazing, or just collided):
              * step on by at least a tiny amount, which can hide at most a
@@ -155,8 +161,11 @@ static inline double mdk_wall_root(double x0, double vx, mdk_arm arm, double x_w
         if (t > horizon) return INFINITY;
         if (g <= tol && gp < 0.0) return t;
         if (m > 0.0) {
+            double u = fabs(vx) + fabs(wl);
             h = mdk_safe_step(g > tol ? g : 0.0, gp, m);
-            if (g <= tol && h < 1e-7 * (la + b) / (fabs(vx) + fabs(wl))) h = 1e-7 * (la + b) / (fabs(vx) + fabs(wl));
+            /* the gap closes no faster than u (a finite step when m overflows) */
+            if (g > tol && !(h >= g / u)) h = g / u;
+            if (g <= tol && !(h >= 1e-7 * (la + b) / u)) h = 1e-7 * (la + b) / u;
         } else {
             if (gp >= 0.0) return INFINITY;
             h = g > 0.0 ? g / -gp : 0.0;

@@ -590,6 +590,24 @@ START_TEST(collide_overflow_stays_finite)
 END_TEST
 
 /*
+ * Found by fuzz/fuzz_kinetics.c: a rotor at 2e183 m/s.  The root finder's
+ * curvature bound 2 (v^2 + l w^2 |d|) overflowed, every step came out 0 and
+ * each search ran to its 1e5-step budget, returning t = 0 (early, but no
+ * answer; the gas then spun on it).  Steps are now at least gap / v, the
+ * classic conservative advancement.  At this speed the rod turns by 5e-183
+ * rad before contact, so the time is the straight-line one:
+ * end disc at x = 0.05 + v t meets the disc at 1 - 0.02.
+ */
+START_TEST(fast_rotor_contact_time)
+{
+    magdyn_rotor r = {{0, 0}, {1e183, 0}, 0.0, -5.0, 1.0, 1e-3, 0.05, 0.01};
+    magdyn_disc d = {{1, 0}, {0, 0}, 1.0, 0.01};
+    double t = magdyn_rotor_disc_contact_time(&r, &d, 1.0);
+    ck_assert_double_eq_tol(t, 0.93 / 1e183, 1e-9 * 0.93 / 1e183);
+}
+END_TEST
+
+/*
  * Found by fuzz/fuzz_kinetics.c: valid discs 4e160 m apart approaching at
  * 2e37 m/s; the squared distance overflowed and the contact time came out
  * NaN, which is reserved for bad input.  Exact time: (d - s)/v = 2e123 s.
@@ -622,6 +640,7 @@ int main(void)
     tcase_add_test(tc, rotor_grazing_and_sweep);
     tcase_add_test(tc, rough_discs);
     tcase_add_test(tc, collide_overflow_stays_finite);
+    tcase_add_test(tc, fast_rotor_contact_time);
     tcase_add_test(tc, contact_time_overflow_not_nan);
     suite_add_tcase(s, tc);
     return test_run_suite(s, CK_FORK);
