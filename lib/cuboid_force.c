@@ -46,6 +46,7 @@
 #include <string.h>
 #include <magdyn/dipole.h>
 #include "cuboid_faces.h"
+#include "cuboid_thin.h"
 
 #ifndef MAX_REGIONS
 #define MAX_REGIONS 600          /* region budget: 600 x 96 bytes of stack */
@@ -469,6 +470,26 @@ static magdyn_status both_sides(const magdyn_cuboid *src, const magdyn_cuboid *d
 
 static int finite3(magdyn_vec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
 
+#define MIN_REL_TOL 1e-12
+
+static magdyn_status check_input(const magdyn_cuboid *src, const magdyn_cuboid *dst, double rel_tol)
+{
+    magdyn_status s;
+    if (!src || !dst) return MAGDYN_EINVAL;
+    if ((s = check_box(src)) != MAGDYN_OK || (s = check_box(dst)) != MAGDYN_OK) return s;
+    if (isnan(rel_tol)) return MAGDYN_ENONFINITE;
+    if (!(rel_tol >= MIN_REL_TOL && rel_tol <= 0.1)) return MAGDYN_EINVAL;
+    return MAGDYN_OK;
+}
+
+/* both_sides for the thin-box extrapolation, whose halved tolerance may
+ * fall below the least one accepted */
+static magdyn_status thin_part(const magdyn_cuboid *src, const magdyn_cuboid *dst, double rel_tol,
+                               magdyn_vec3 *force, magdyn_vec3 *torque)
+{
+    return both_sides(src, dst, fmax(rel_tol, MIN_REL_TOL), force, torque);
+}
+
 /* Valid but extreme input (polarizations ~1e300 T, sizes ~1e250 m) can
  * overflow the face integrals to Inf - Inf = NaN (found by fuzzing): that
  * is a tolerance not reached, MAGDYN_ENOCONV, outputs untouched. */
@@ -476,7 +497,9 @@ magdyn_status magdyn_cuboid_force_torque(const magdyn_cuboid *src, const magdyn_
                                          double rel_tol, magdyn_vec3 *force, magdyn_vec3 *torque)
 {
     magdyn_vec3 f, t;
-    magdyn_status s = both_sides(src, dst, rel_tol, &f, &t);
+    magdyn_status s;
+    if ((s = check_input(src, dst, rel_tol)) != MAGDYN_OK) return s;
+    s = magdyn_ci_thin(thin_part, src, dst, rel_tol, &f, &t);   /* very thin boxes */
     if (s != MAGDYN_OK) return s;
     if (!finite3(f) || !finite3(t)) return MAGDYN_ENOCONV;
     if (force) *force = f;
@@ -496,10 +519,7 @@ static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid 
     int nreg = 0, f, i, k, refine = 0;
     magdyn_status s;
 
-    if (!src || !dst) return MAGDYN_EINVAL;
-    if ((s = check_box(src)) != MAGDYN_OK || (s = check_box(dst)) != MAGDYN_OK) return s;
-    if (isnan(rel_tol)) return MAGDYN_ENONFINITE;
-    if (!(rel_tol >= 1e-12 && rel_tol <= 0.1)) return MAGDYN_EINVAL;
+    if ((s = check_input(src, dst, rel_tol)) != MAGDYN_OK) return s;
 
     rs = magdyn_quat_to_mat3(src->orientation);
     rd = magdyn_quat_to_mat3(dst->orientation);

@@ -22,6 +22,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <magdyn/dipole.h>
+#include "cuboid_thin.h"
 
 /* ln(r - a) and ln(r + a) without cancellation, p2 = r^2 - a^2.  Where the
  * argument vanishes (on an edge line) every coefficient the logarithm is
@@ -168,8 +169,32 @@ static magdyn_status check_box(const magdyn_cuboid *c)
     return MAGDYN_OK;
 }
 
+static magdyn_status parallel(const magdyn_cuboid *src, const magdyn_cuboid *dst,
+                             magdyn_vec3 *force, magdyn_vec3 *torque);
+
+/* parallel() in the shape magdyn_ci_thin calls (no tolerance: exact) */
+static magdyn_status parallel_tol(const magdyn_cuboid *src, const magdyn_cuboid *dst, double rel_tol,
+                                  magdyn_vec3 *force, magdyn_vec3 *torque)
+{
+    (void)rel_tol;
+    return parallel(src, dst, force, torque);
+}
+
 magdyn_status magdyn_cuboid_force_parallel(const magdyn_cuboid *src, const magdyn_cuboid *dst,
                                            magdyn_vec3 *force, magdyn_vec3 *torque)
+{
+    magdyn_vec3 f, t;
+    magdyn_status s;
+    if (!src || !dst) return MAGDYN_EINVAL;
+    if ((s = magdyn_ci_thin(parallel_tol, src, dst, 0.0, &f, &t)) != MAGDYN_OK) return s;
+    if (force) *force = f;
+    if (torque) *torque = t;
+    return MAGDYN_OK;
+}
+
+/* Akoun & Yonnet's closed form (see magdyn_cuboid_force_parallel(3)). */
+static magdyn_status parallel(const magdyn_cuboid *src, const magdyn_cuboid *dst,
+                             magdyn_vec3 *force, magdyn_vec3 *torque)
 {
     magdyn_mat3 rs, rd, rel;
     magdyn_vec3 d, h2, j2, j1, f, t;

@@ -194,6 +194,32 @@ START_TEST(placed_magnet_and_bad_input)
 }
 END_TEST
 
+/*
+ * A plate far thinner than its distance from the field point: the closed
+ * form is a difference across the thickness and lost every digit at a
+ * half-thickness of 1e-17 m (found through fuzz/fuzz_world.c).  Reference:
+ * the same closed form (Yang 1990) summed in 60-digit arithmetic (mpmath,
+ * mp.dps = 60), half extents (t, 5, 4) mm, J = (1.2, -0.4, 0.7) T, at
+ * (4, -3, 11) mm.  The thin-box extrapolation must agree to 1e-10 of |B|.
+ */
+START_TEST(thin_plate_keeps_its_digits)
+{
+    static const double ref[4][4] = {
+        {2e-3, 3.9706214671019971e-5, -0.0051565037892635665, 0.035370475172766356},
+        {1e-9, 4.6223280624333205e-10, -2.683932626588076e-9, 1.8165116959913552e-8},
+        {1e-13, 4.6223280624344963e-14, -2.6839326265881026e-13, 1.8165116959913671e-12},
+        {1e-17, 4.6223280624344963e-18, -2.6839326265881026e-17, 1.8165116959913671e-16}};
+    int i;
+    for (i = 0; i < 4; i++) {
+        magdyn_vec3 b = magdyn_cuboid_field(magdyn_v3(ref[i][0], 5e-3, 4e-3),
+                                            magdyn_v3(1.2, -0.4, 0.7), magdyn_v3(4e-3, -3e-3, 11e-3));
+        magdyn_vec3 r = magdyn_v3(ref[i][1], ref[i][2], ref[i][3]);
+        double err = magdyn_vec3_dist(b, r) / magdyn_vec3_norm(r);
+        ck_assert_msg(err < 1e-10, "half-thickness %g: relative error %g", ref[i][0], err);
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("cuboid_field");
@@ -206,6 +232,7 @@ static Suite *suite(void)
     tcase_add_test(tc, symmetries);
     tcase_add_test(tc, edge_extensions_faces_and_corners);
     tcase_add_test(tc, placed_magnet_and_bad_input);
+    tcase_add_test(tc, thin_plate_keeps_its_digits);
     suite_add_tcase(s, tc);
     return s;
 }
