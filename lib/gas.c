@@ -523,11 +523,62 @@ static void scan_pairs(magdyn_gas *g, int k, int x0, int x1, int y0, int y1)
     if (sc.best < ev->tp - g->time) ev->tp = g->time + sc.best;
 }
 
+/* The best pair event of a disc found so far in a scan. */
+typedef struct { double best; int partner, pcount; } disc_best;
+
+/*
+ * Pairs of a disc at (x, y) (periodic image already applied), velocity
+ * (vx, vy), radius rad, with the discs of the list starting at j.
+ * Mispredicted branches were the largest cost of the scan: whether a pair
+ * approaches, and then whether it can beat the best event, are each a coin
+ * toss.  So the few flops that decide are done for every pair, and one
+ * branch, taken about one time in seven, guards the square root.
+ */
+static inline void scan_list_discs(const gas_particle *P, int j, double x, double y,
+                                   double vx, double vy, double rad, double now,
+                                   disc_best *bp)
+{
+    for (; j >= 0; j = P[j].next) {
+        const gas_particle *q = &P[j];
+        double dt = now - q->t0;
+        double dx = x - (q->x + q->vx * dt), dy = y - (q->y + q->vy * dt);
+        double dvx = vx - q->vx, dvy = vy - q->vy, s = rad + q->rad;
+        double b = dx * dvx + dy * dvy, cc = dx * dx + dy * dy - s * s;
+        double disc = b * b - (dvx * dvx + dvy * dvy) * cc;
+        /* approaching (b < 0; b = 0 for the disc itself), not beaten by
+         * the bound t >= cc / (-2 b), and a real root; an overlap (cc <= 0)
+         * passes all three */
+        if ((b < 0.0) & (cc <= -2.0 * b * bp->best) & (disc > 0.0)) {
+            double t = cc > 0.0 ? cc / (-b + sqrt(disc)) : 0.0;
+            if (t < bp->best) { bp->best = t; bp->partner = j; bp->pcount = q->count; }
+        }
+    }
+}
+
+/* Appends the heads of the three cells at h[0], h[stride], h[2 stride]
+ * to first[nc...] (empty cells dropped, without a branch: whether a cell
+ * is empty is another coin toss) and prefetches their first particles;
+ * returns the new count. */
+static inline int gather3(const gas_particle *P, const int *h, int stride, int *first, int nc)
+{
+    int i;
+    for (i = 0; i < 3; i++) {
+        int j = h[i * stride];
+        GAS_PREFETCH(&P[j + (j < 0)]);      /* P[0] for an empty cell */
+        first[nc] = j;
+        nc += j >= 0;
+    }
+    return nc;
+}
+
 /*
  * scan_pairs for a gas of discs only, the hot path: everything the inner
  * loop needs lives in locals (no stores through pointers that the compiler
  * must assume alias the particles), the periodic shift is folded into k's
  * own position once per cell, and the event is written once at the end.
+ * First the heads of all cells are collected (independent loads, and a
+ * prefetch of each first particle), so that the cache misses of the cells
+ * overlap instead of queueing behind one another's list walks.
  */
 static void scan_pairs_discs(magdyn_gas *g, int k, int x0, int x1, int y0, int y1)
 {
@@ -535,67 +586,46 @@ static void scan_pairs_discs(magdyn_gas *g, int k, int x0, int x1, int y0, int y
     const int *head = g->head;
     gas_event *ev = &g->ev[k];
     int ncx = g->ncx, ncy = g->ncy, cell = P[k].cell, cx = cell % ncx, cy = cell / ncx;
-    int periodic = g->par.periodic, partner = -1, pcount = 0, ddx, ddy, nc = 0, i;
-    int first[9];
+    int ddx, ddy, nc = 0, i, first[9];
     double xsh[9], ysh[9];
-    double x = P[k].x, y = P[k].y, vx = P[k].vx, vy = P[k].vy, rad = P[k].rad;
-    double now = g->time, best = ev->tp - now, w = g->par.width, h = g->par.height;
-    /* first the heads of all cells (independent loads, and a prefetch of
-     * each first particle), so that the cache misses of the cells overlap
-     * instead of queueing behind one another's list walks */
+    double x = P[k].x, y = P[k].y, vx = P[k].vx, vy = P[k].vy, rad = P[k].rad, now = g->time;
+    disc_best bp;
+    bp.best = ev->tp - now; bp.partner = -1; bp.pcount = 0;
     if (cx + x0 >= 0 && cx + x1 < ncx && cy + y0 >= 0 && cy + y1 < ncy) {
-        /* away from the edges: no wrapping, no shifts */
+        /* away from the edges: no wrapping, no shifts; three cells at a
+         * time (loops of a varying count mispredict their exits) */
+        const int *h0 = head + (cy + y0) * ncx + cx + x0;
+        if (x0 == x1) {
+            nc = gather3(P, h0, ncx, first, 0);
+        } else {
+            nc = gather3(P, h0, 1, first, 0);
+            if (y0 != y1) {
+                nc = gather3(P, h0 + ncx, 1, first, nc);
+                nc = gather3(P, h0 + 2 * ncx, 1, first, nc);
+            }
+        }
+        for (i = 0; i < nc; i++) scan_list_discs(P, first[i], x, y, vx, vy, rad, now, &bp);
+    } else {
+        int periodic = g->par.periodic;
+        double w = g->par.width, h = g->par.height;
         for (ddy = y0; ddy <= y1; ddy++) {
-            const int *row = head + (cy + ddy) * ncx + cx;
+            int yy = cy + ddy;
+            double ys = y;
+            if (yy < 0) { if (!periodic) continue; yy += ncy; ys = y + h; }
+            else if (yy >= ncy) { if (!periodic) continue; yy -= ncy; ys = y - h; }
             for (ddx = x0; ddx <= x1; ddx++) {
-                int j = row[ddx];
-                if (j < 0) continue;
-                GAS_PREFETCH(&P[j]);
-                first[nc] = j; xsh[nc] = x; ysh[nc] = y; nc++;
+                int xx = cx + ddx, j;
+                double xs = x;
+                if (xx < 0) { if (!periodic) continue; xx += ncx; xs = x + w; }
+                else if (xx >= ncx) { if (!periodic) continue; xx -= ncx; xs = x - w; }
+                j = head[yy * ncx + xx];
+                first[nc] = j; xsh[nc] = xs; ysh[nc] = ys;
+                nc += j >= 0;
             }
         }
-    } else for (ddy = y0; ddy <= y1; ddy++) {
-        int yy = cy + ddy;
-        double ys = y;
-        if (yy < 0) { if (!periodic) continue; yy += ncy; ys = y + h; }
-        else if (yy >= ncy) { if (!periodic) continue; yy -= ncy; ys = y - h; }
-        for (ddx = x0; ddx <= x1; ddx++) {
-            int xx = cx + ddx, j;
-            double xs = x;
-            if (xx < 0) { if (!periodic) continue; xx += ncx; xs = x + w; }
-            else if (xx >= ncx) { if (!periodic) continue; xx -= ncx; xs = x - w; }
-            j = head[yy * ncx + xx];
-            if (j < 0) continue;
-            GAS_PREFETCH(&P[j]);
-            first[nc] = j; xsh[nc] = xs; ysh[nc] = ys; nc++;
-        }
+        for (i = 0; i < nc; i++) scan_list_discs(P, first[i], xsh[i], ysh[i], vx, vy, rad, now, &bp);
     }
-    for (i = 0; i < nc; i++) {
-        double xs = xsh[i], ys = ysh[i];
-        int j;
-        for (j = first[i]; j >= 0; j = P[j].next) {
-            const gas_particle *q = &P[j];
-            double dt = now - q->t0;
-            double dx = xs - (q->x + q->vx * dt), dy = ys - (q->y + q->vy * dt);
-            double dvx = vx - q->vx, dvy = vy - q->vy;
-            double b = dx * dvx + dy * dvy, s, cc, disc, t;
-            if (b >= 0.0 || j == k) continue;
-            s = rad + q->rad;
-            cc = dx * dx + dy * dy - s * s;
-            if (cc <= 0.0) {
-                t = 0.0;
-            } else {
-                /* t >= c / (-2 b): skip the square root when that
-                 * already loses to the best event */
-                if (cc > -2.0 * b * best) continue;
-                disc = b * b - (dvx * dvx + dvy * dvy) * cc;
-                if (disc <= 0.0) continue;
-                t = cc / (-b + sqrt(disc));
-            }
-            if (t < best) { best = t; partner = j; pcount = q->count; }
-        }
-    }
-    if (partner >= 0) { ev->tp = now + best; ev->partner = partner; ev->pcount = pcount; }
+    if (bp.partner >= 0) { ev->tp = now + bp.best; ev->partner = bp.partner; ev->pcount = bp.pcount; }
 }
 
 /* All events of k (synchronised to g->time); returns the earliest time. */
