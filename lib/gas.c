@@ -864,7 +864,7 @@ static long long cal_index(const magdyn_gas *g, double t)
 
 /* Queues entry e: into the front heap when due in the current bucket,
  * else onto its bucket's list. */
-static magdyn_status queue_push(magdyn_gas *g, gas_hent e)
+static magdyn_status queue_push(magdyn_gas *g, gas_hent e, int partner)
 {
     long long idx = cal_index(g, e.t);
     int c;
@@ -881,6 +881,7 @@ static magdyn_status queue_push(magdyn_gas *g, gas_hent e)
     c = g->cal_free;
     g->cal_free = g->cal_pool[c].next;
     g->cal_pool[c].e = e;
+    g->cal_pool[c].partner = partner;
     g->cal_pool[c].next = g->cal_bucket[idx & (g->cal_nb - 1)];
     g->cal_bucket[idx & (g->cal_nb - 1)] = c;
     g->cal_count++;
@@ -901,6 +902,10 @@ static magdyn_status cal_drain(magdyn_gas *g, int b)
                  * and its event, so those misses overlap */
                 GAS_PREFETCH(&g->p[ce->e.k]);
                 GAS_PREFETCH(&g->ev[ce->e.k]);
+                if (ce->partner >= 0) {
+                    GAS_PREFETCH(&g->p[ce->partner]);
+                    GAS_PREFETCH(&g->ev[ce->partner]);
+                }
                 if (heap_push(g, ce->e) != MAGDYN_OK) return MAGDYN_ENOMEM;
             }
             *pp = ce->next;
@@ -970,6 +975,9 @@ static int queue_front(magdyn_gas *g)
     return 1;
 }
 
+/* The partner of the earliest event in ev, or -1 if that is no pair event. */
+static int partner_of(const gas_event *ev) { return ev->tp <= ev->to ? ev->partner : -1; }
+
 /* Makes t the time of particle k's next event (INFINITY: none). */
 static magdyn_status schedule(magdyn_gas *g, int k, double t)
 {
@@ -977,7 +985,7 @@ static magdyn_status schedule(magdyn_gas *g, int k, double t)
     g->ver[k]++;
     if (!(t < INFINITY)) return MAGDYN_OK;
     e.t = t; e.k = k; e.ver = g->ver[k];
-    return queue_push(g, e);
+    return queue_push(g, e, partner_of(&g->ev[k]));
 }
 
 /*
@@ -1029,7 +1037,7 @@ static magdyn_status queue_build(magdyn_gas *g)
         if (t < INFINITY) {
             gas_hent e;
             e.t = t; e.k = k; e.ver = g->ver[k];
-            if ((st = queue_push(g, e)) != MAGDYN_OK) return st;
+            if ((st = queue_push(g, e, partner_of(ev))) != MAGDYN_OK) return st;
         }
     }
     return MAGDYN_OK;
@@ -1146,6 +1154,21 @@ static void rebase(magdyn_gas *g)
     if (g->primed && queue_build(g) != MAGDYN_OK) g->primed = 0;
 }
 
+/*
+ * The partner of the next pair event is needed at once, and its event
+ * record is one more miss; the top's own record was prefetched an event
+ * ago (after heap_pop), so by now its partner can be looked up and
+ * prefetched in turn.  Only a hint: the top may still change.
+ */
+static inline void prefetch_partner(const magdyn_gas *g)
+{
+    if (g->hn > 0) {
+        const gas_event *e = &g->ev[g->heap[0].k];
+        GAS_PREFETCH(&g->ev[e->partner]);
+        GAS_PREFETCH(&g->p[e->partner]);
+    }
+}
+
 magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
 {
     magdyn_status st = MAGDYN_OK;
@@ -1204,7 +1227,6 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
         g->events++; g->obs_events++;
         if (ev->tp <= ev->to) {
             int j = ev->partner;
-            GAS_PREFETCH(&g->ev[j]);
             if (g->count[j] != ev->pcount) {
                 g->stale++; g->obs_stale++;
                 st = schedule(g, k, predict(g, k));
@@ -1226,6 +1248,7 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
         } else {
             st = schedule(g, k, INFINITY);
         }
+        prefetch_partner(g);
     }
     if (st == MAGDYN_OK) g->time = te;
     else g->primed = 0;        /* predict everything afresh next time */

@@ -59,8 +59,9 @@ typedef struct { double t; int k; unsigned ver; } gas_hent;
 /* Buckets whose entry lists are prefetched ahead of the current one (gas.c, cal_lookahead). */
 #define CAL_AHEAD 16
 
-/* A calendar entry: a heap entry and the next entry of its bucket. */
-typedef struct { gas_hent e; int next; int pad; } gas_cent;
+/* A calendar entry: a heap entry, the next entry of its bucket, and the
+ * pair partner (or -1) to prefetch when the entry falls due. */
+typedef struct { gas_hent e; int next; int partner; } gas_cent;
 
 struct magdyn_gas {
     magdyn_gas_params par;
