@@ -1154,21 +1154,6 @@ static void rebase(magdyn_gas *g)
     if (g->primed && queue_build(g) != MAGDYN_OK) g->primed = 0;
 }
 
-/*
- * The partner of the next pair event is needed at once, and its event
- * record is one more miss; the top's own record was prefetched an event
- * ago (after heap_pop), so by now its partner can be looked up and
- * prefetched in turn.  Only a hint: the top may still change.
- */
-static inline void prefetch_partner(const magdyn_gas *g)
-{
-    if (g->hn > 0) {
-        const gas_event *e = &g->ev[g->heap[0].k];
-        GAS_PREFETCH(&g->ev[e->partner]);
-        GAS_PREFETCH(&g->p[e->partner]);
-    }
-}
-
 magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
 {
     magdyn_status st = MAGDYN_OK;
@@ -1248,7 +1233,6 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
         } else {
             st = schedule(g, k, INFINITY);
         }
-        prefetch_partner(g);
     }
     if (st == MAGDYN_OK) g->time = te;
     else g->primed = 0;        /* predict everything afresh next time */
