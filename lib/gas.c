@@ -104,7 +104,7 @@ static magdyn_status grid_build(magdyn_gas *g, double max_reach, int n_expected)
     for (k = 0; k < g->n; k++) {
         const gas_particle *p = &g->p[k];
         int c = cell_of(g, p->x0 + p->vx * g->time, p->y0 + p->vy * g->time);
-        g->ev[k].cell = c;
+        g->ev[k].cx = c % ncx; g->ev[k].cy = c / ncx;
         g->next[k] = head[c];
         head[c] = k;
     }
@@ -114,14 +114,15 @@ static magdyn_status grid_build(magdyn_gas *g, double max_reach, int n_expected)
 
 static void cell_remove(magdyn_gas *g, int k)
 {
-    int *pp = &g->head[g->ev[k].cell];
+    int *pp = &g->head[g->ev[k].cy * g->ncx + g->ev[k].cx];
     while (*pp != k) pp = &g->next[*pp];
     *pp = g->next[k];
 }
 
-static void cell_insert(magdyn_gas *g, int k, int c)
+static void cell_insert(magdyn_gas *g, int k, int cx, int cy)
 {
-    g->ev[k].cell = c;
+    int c = cy * g->ncx + cx;
+    g->ev[k].cx = cx; g->ev[k].cy = cy;
     g->next[k] = g->head[c];
     g->head[c] = k;
 }
@@ -306,7 +307,10 @@ static int add_particle(magdyn_gas *g, shape s, double reach, magdyn_vec2 v, dou
         idx = g->n_disc++;
     }
     g->ev[k].ext = idx;
-    cell_insert(g, k, cell_of(g, s.x, s.y));
+    {
+        int c = cell_of(g, s.x, s.y);
+        cell_insert(g, k, c % g->ncx, c / g->ncx);
+    }
     g->ke_trans += 0.5 * mass * (v.x * v.x + v.y * v.y);
     g->primed = 0;
     return idx;
@@ -407,7 +411,7 @@ static void predict_other(magdyn_gas *g, int k)
     gas_event *ev = &g->ev[k];
     double now = g->time, best = INFINITY, w = g->par.width, h = g->par.height;
     double vx = p->vx, vy = p->vy, x = p->x0 + vx * now, y = p->y0 + vy * now;
-    int cx = ev->cell % g->ncx, cy = ev->cell / g->ncx, periodic = g->par.periodic;
+    int cx = ev->cx, cy = ev->cy, periodic = g->par.periodic;
     ev->otype = EV_NONE;
     /* cell crossings (towards the outer walls the wall comes first) */
     if (vx > 0.0 && (periodic || cx + 1 < g->ncx)) {
@@ -522,7 +526,7 @@ static void scan_pairs(magdyn_gas *g, int k, int x0, int x1, int y0, int y1)
     const gas_particle *p = &g->p[k];
     if (g->n_rot == 0) { scan_pairs_discs(g, k, x0, x1, y0, y1); return; }
     gas_event *ev = &g->ev[k];
-    int ncx = g->ncx, ncy = g->ncy, cx = ev->cell % ncx, cy = ev->cell / ncx, ddx, ddy;
+    int ncx = g->ncx, ncy = g->ncy, cx = ev->cx, cy = ev->cy, ddx, ddy;
     scan_ctx sc;
     sc.now = g->time;
     sc.x = p->x0 + p->vx * sc.now; sc.y = p->y0 + p->vy * sc.now;
@@ -674,13 +678,14 @@ static void scan_pairs_discs(magdyn_gas *g, int k, int x0, int x1, int y0, int y
 {
     gas_event *ev = &g->ev[k];
     const gas_particle *p = &g->p[k];
-    int cx = ev->cell % g->ncx, cy = ev->cell / g->ncx, nc, first[9];
+    int cx = ev->cx, cy = ev->cy, nc, first[9];
     double xs[9], ys[9];
     disc_scan s;
     s.P = g->p; s.next = g->next; s.rad = g->rad;
     s.now = g->time; s.vx = p->vx; s.vy = p->vy;
     s.x = p->x0 + p->vx * s.now; s.y = p->y0 + p->vy * s.now;
-    s.r = g->rad[k]; s.s2 = 4.0 * s.r * s.r;
+    s.r = g->mono_rad >= 0.0 ? g->mono_rad : g->rad[k];
+    s.s2 = 4.0 * s.r * s.r;
     s.best = ev->tp - s.now; s.k = k; s.partner = -1;
     if (cx + x0 >= 0 && cx + x1 < g->ncx && cy + y0 >= 0 && cy + y1 < g->ncy) {
         /* away from the edges: no wrapping, no shifts */
@@ -820,7 +825,7 @@ static int do_wall(magdyn_gas *g, int k, int wall, int end)
 static void do_cell(magdyn_gas *g, int k, int dir)
 {
     gas_particle *p = &g->p[k];
-    int cx = g->ev[k].cell % g->ncx, cy = g->ev[k].cell / g->ncx;
+    int cx = g->ev[k].cx, cy = g->ev[k].cy;
     cell_remove(g, k);
     /* through a periodic edge: the trajectory moves by the box */
     switch (dir) {
@@ -829,7 +834,7 @@ static void do_cell(magdyn_gas *g, int k, int dir)
     case 2: if (++cy == g->ncy) { cy = 0; p->y0 -= g->par.height; } break;
     default: if (--cy < 0) { cy = g->ncy - 1; p->y0 += g->par.height; } break;
     }
-    cell_insert(g, k, cy * g->ncx + cx);
+    cell_insert(g, k, cx, cy);
 }
 
 /* Room for at least need heap entries (3 of padding in front). */
@@ -1089,8 +1094,7 @@ static magdyn_status sort_particles(magdyn_gas *g)
         return MAGDYN_ENOMEM;
     }
     for (i = 0; i < n; i++) {
-        c = g->ev[i].cell;
-        it[i].key = morton((unsigned)(c % g->ncx), (unsigned)(c / g->ncx));
+        it[i].key = morton((unsigned)g->ev[i].cx, (unsigned)g->ev[i].cy);
         it[i].k = i;
     }
     qsort(it, (size_t)n, sizeof *it, sort_cmp);
@@ -1106,7 +1110,7 @@ static magdyn_status sort_particles(magdyn_gas *g)
     g->p = np; g->ev = ne; g->rad = nr; g->count = nn;
     /* g->ver needs no renumbering: the queue is built afresh after this */
     for (c = 0; c < g->ncx * g->ncy; c++) g->head[c] = -1;
-    for (i = n - 1; i >= 0; i--) cell_insert(g, i, g->ev[i].cell);
+    for (i = n - 1; i >= 0; i--) cell_insert(g, i, g->ev[i].cx, g->ev[i].cy);
     g->sorted_at = g->events;
     return MAGDYN_OK;
 }

@@ -45,11 +45,10 @@ typedef struct {
     signed char oarg;   /* EV_CELL: direction 0-3 (+x, -x, +y, -y); EV_WALL: wall 0-3 */
     signed char oend;   /* EV_WALL of a rotor: the end that touches */
     signed char spare;
-    int cell;         /* the particle's cell */
+    int cx, cy;       /* the particle's cell (apart: no division to find it) */
     int rot;          /* -1 for a disc, else index into g->rot */
     int species;
     int ext;          /* index returned to the caller (per kind) */
-    int spare2;       /* unused: keeps the record at 64 bytes */
 } gas_event;          /* 64 bytes, one cache line */
 
 /* A heap entry: a particle, the time of its earliest event, and the
