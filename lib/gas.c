@@ -402,6 +402,33 @@ static double rotor_pair_time(const magdyn_gas *g, int k, int j, double dx, doub
     return best;
 }
 
+/* Time from now to the cell edge at b of a coordinate x moving at v (the
+ * edge ahead, so never negative; INFINITY for v = 0). */
+static inline double edge_time(double b, double x, double v)
+{
+    double t = v != 0.0 ? (b - x) / v : INFINITY;
+    return t > 0.0 ? t : 0.0;
+}
+
+/*
+ * predict_other in a periodic box: only cell crossings, one along each
+ * axis, the earlier taken (x on a tie).  Selects rather than branches,
+ * which the signs of the velocity made a coin toss each.
+ */
+static void predict_crossing_periodic(magdyn_gas *g, int k, double x, double y, int cx, int cy)
+{
+    const gas_particle *p = &g->p[k];
+    gas_event *ev = &g->ev[k];
+    double now = g->time, vx = p->vx, vy = p->vy;
+    double tx = now + edge_time((cx + (vx > 0.0)) * g->cw, x, vx);
+    double ty = now + edge_time((cy + (vy > 0.0)) * g->ch, y, vy);
+    int ych = ty < tx;
+    double best = ych ? ty : tx;
+    ev->to = best;
+    ev->oarg = (signed char)(ych ? 3 - (vy > 0.0) : 1 - (vx > 0.0));
+    ev->otype = best < INFINITY ? EV_CELL : EV_NONE;
+}
+
 /* Next cell crossing or wall collision of k after g->time:
  * writes the "other" half of g->ev[k]; rotor walls are searched only up to
  * the particle's pair event. */
@@ -412,6 +439,7 @@ static void predict_other(magdyn_gas *g, int k)
     double now = g->time, best = INFINITY, w = g->par.width, h = g->par.height;
     double vx = p->vx, vy = p->vy, x = p->x0 + vx * now, y = p->y0 + vy * now;
     int cx = ev->cx, cy = ev->cy, periodic = g->par.periodic;
+    if (periodic) { predict_crossing_periodic(g, k, x, y, cx, cy); return; }
     ev->otype = EV_NONE;
     /* cell crossings (towards the outer walls the wall comes first) */
     if (vx > 0.0 && (periodic || cx + 1 < g->ncx)) {
