@@ -422,10 +422,10 @@ static void predict_crossing_periodic(magdyn_gas *g, int k, double x, double y, 
     double now = g->time, vx = p->vx, vy = p->vy;
     double tx = now + edge_time((cx + (vx > 0.0)) * g->cw, x, vx);
     double ty = now + edge_time((cy + (vy > 0.0)) * g->ch, y, vy);
-    int ych = ty < tx;
-    double best = ych ? ty : tx;
+    int ych = ty < tx, dx = 1 - (vx > 0.0), dy = 3 - (vy > 0.0);
+    double best = ty < tx ? ty : tx;     /* the form of a min instruction */
     ev->to = best;
-    ev->oarg = (signed char)(ych ? 3 - (vy > 0.0) : 1 - (vx > 0.0));
+    ev->oarg = (signed char)(dx + (dy - dx) * ych);
     ev->otype = best < INFINITY ? EV_CELL : EV_NONE;
 }
 
