@@ -3,6 +3,7 @@
  * adding particles, cell grid, event prediction and the event loop.
  */
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
@@ -291,6 +292,7 @@ static int add_particle(magdyn_gas *g, shape s, double reach, magdyn_vec2 v, dou
     g->rad[k] = s.rad; g->count[k] = 0;
     g->ev[k].mass = mass; g->ev[k].inv_mass = 1.0 / mass; g->ev[k].species = species;
     g->ev[k].otype = EV_NONE;
+    g->ev[k].partner = k; g->ev[k].pcount = 0;    /* no pair event yet */
     g->ver[k] = 0;
     g->ev[k].tp = g->ev[k].to = INFINITY;
     if (r) {
@@ -587,6 +589,18 @@ static void scan_pairs(magdyn_gas *g, int k, int x0, int x1, int y0, int y1)
     if (sc.best < ev->tp - g->time) ev->tp = g->time + sc.best;
 }
 
+/* f ? a : b without a branch (compilers branch on a select of doubles):
+ * the bits are selected as integers. */
+static inline double select_double(int f, double a, double b)
+{
+    uint64_t ua, ub, m = (uint64_t)0 - (uint64_t)(f != 0);
+    memcpy(&ua, &a, sizeof ua);
+    memcpy(&ub, &b, sizeof ub);
+    ua = (ua & m) | (ub & ~m);
+    memcpy(&a, &ua, sizeof a);
+    return a;
+}
+
 /* A disc scan: the arrays it reads, disc k at (x, y) now (periodic image
  * applied per cell), and the best pair event found so far. */
 typedef struct {
@@ -724,8 +738,13 @@ static void scan_pairs_discs(magdyn_gas *g, int k, int x0, int x1, int y0, int y
         nc = gather_edge(g, cx, cy, x0, x1, y0, y1, s.x, s.y, first, xs, ys);
         scan_lists_discs(&s, first, nc, xs, ys, 0);
     }
-    if (s.partner >= 0) {
-        ev->tp = s.now + s.best; ev->partner = s.partner; ev->pcount = g->count[s.partner];
+    {
+        /* a new partner found or not: selects, as that is another coin toss */
+        int f = s.partner >= 0, j0 = ev->partner, c0 = ev->pcount;
+        int j = j0 + (s.partner - j0) * f, c = g->count[j];
+        ev->pcount = c0 + (c - c0) * f;
+        ev->tp = select_double(f, s.now + s.best, ev->tp);
+        ev->partner = j;
     }
 }
 
@@ -933,12 +952,11 @@ static magdyn_status cal_drain(magdyn_gas *g, int b)
             if (due && cur) {
                 /* due within a few events: start loading the particle
                  * and its event, so those misses overlap */
+                int j = ce->partner + (ce->partner < 0);    /* particle 0 for none */
                 GAS_PREFETCH(&g->p[ce->e.k]);
                 GAS_PREFETCH(&g->ev[ce->e.k]);
-                if (ce->partner >= 0) {
-                    GAS_PREFETCH(&g->p[ce->partner]);
-                    GAS_PREFETCH(&g->ev[ce->partner]);
-                }
+                GAS_PREFETCH(&g->p[j]);
+                GAS_PREFETCH(&g->ev[j]);
                 if (heap_push(g, ce->e) != MAGDYN_OK) return MAGDYN_ENOMEM;
             }
             *pp = ce->next;
@@ -1009,7 +1027,10 @@ static int queue_front(magdyn_gas *g)
 }
 
 /* The partner of the earliest event in ev, or -1 if that is no pair event. */
-static int partner_of(const gas_event *ev) { return ev->tp <= ev->to ? ev->partner : -1; }
+static int partner_of(const gas_event *ev)
+{
+    return (ev->partner + 1) * (ev->tp <= ev->to) - 1;     /* no branch: a coin toss */
+}
 
 /* Makes t the time of particle k's next event (INFINITY: none). */
 static magdyn_status schedule(magdyn_gas *g, int k, double t)
