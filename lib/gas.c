@@ -47,7 +47,7 @@ magdyn_gas *magdyn_gas_new(const magdyn_gas_params *params)
 void magdyn_gas_free(magdyn_gas *g)
 {
     if (!g) return;
-    free(g->p); free(g->ev); free(g->ver); free(g->rad); free(g->next); free(g->count);
+    free(g->p); free(g->ev); free(g->ver); free(g->rad); free(g->link);
     free(g->disc_k); free(g->rot_k); free(g->rot);
     free(g->head);
     free(g->heap_mem); free(g->cal_pool); free(g->cal_bucket);
@@ -106,7 +106,7 @@ static magdyn_status grid_build(magdyn_gas *g, double max_reach, int n_expected)
         const gas_particle *p = &g->p[k];
         int c = cell_of(g, p->x0 + p->vx * g->time, p->y0 + p->vy * g->time);
         g->ev[k].cx = c % ncx; g->ev[k].cy = c / ncx;
-        g->next[k] = head[c];
+        g->link[k].next = head[c];
         head[c] = k;
     }
     g->built_n = n_expected;
@@ -116,15 +116,15 @@ static magdyn_status grid_build(magdyn_gas *g, double max_reach, int n_expected)
 static void cell_remove(magdyn_gas *g, int k)
 {
     int *pp = &g->head[g->ev[k].cy * g->ncx + g->ev[k].cx];
-    while (*pp != k) pp = &g->next[*pp];
-    *pp = g->next[k];
+    while (*pp != k) pp = &g->link[*pp].next;
+    *pp = g->link[k].next;
 }
 
 static void cell_insert(magdyn_gas *g, int k, int cx, int cy)
 {
     int c = cy * g->ncx + cx;
     g->ev[k].cx = cx; g->ev[k].cy = cy;
-    g->next[k] = g->head[c];
+    g->link[k].next = g->head[c];
     g->head[c] = k;
 }
 
@@ -204,12 +204,9 @@ static magdyn_status grow(magdyn_gas *g)
     q = realloc(g->rad, (size_t)cap * sizeof *g->rad);
     if (!q) return MAGDYN_ENOMEM;
     g->rad = q;
-    q = realloc(g->next, (size_t)cap * sizeof *g->next);
+    q = realloc(g->link, (size_t)cap * sizeof *g->link);
     if (!q) return MAGDYN_ENOMEM;
-    g->next = q;
-    q = realloc(g->count, (size_t)cap * sizeof *g->count);
-    if (!q) return MAGDYN_ENOMEM;
-    g->count = q;
+    g->link = q;
     g->cap = cap;
     return MAGDYN_OK;
 }
@@ -270,7 +267,7 @@ static int add_particle(magdyn_gas *g, shape s, double reach, magdyn_vec2 v, dou
                 xx = (xx + g->ncx) % g->ncx;
             }
             /* tiny grids: a cell reached twice is checked twice, harmlessly */
-            for (k = g->head[yy * g->ncx + xx]; k >= 0; k = g->next[k]) {
+            for (k = g->head[yy * g->ncx + xx]; k >= 0; k = g->link[k].next) {
                 shape o = shape_of(g, k);
                 if (shapes_overlap(g, &s, &o)) return MAGDYN_EOVERLAP;
             }
@@ -289,7 +286,7 @@ static int add_particle(magdyn_gas *g, shape s, double reach, magdyn_vec2 v, dou
     k = g->n++;
     g->p[k].vx = v.x; g->p[k].vy = v.y;
     g->p[k].x0 = s.x - v.x * g->time; g->p[k].y0 = s.y - v.y * g->time;
-    g->rad[k] = s.rad; g->count[k] = 0;
+    g->rad[k] = s.rad; g->link[k].count = 0;
     g->ev[k].mass = mass; g->ev[k].inv_mass = 1.0 / mass; g->ev[k].species = species;
     g->ev[k].otype = EV_NONE;
     g->ev[k].partner = k; g->ev[k].pcount = 0;    /* no pair event yet */
@@ -506,7 +503,7 @@ typedef struct {
 static inline void scan_cell(magdyn_gas *g, scan_ctx *sc, int c, double sx, double sy)
 {
     int j;
-    for (j = g->head[c]; j >= 0; j = g->next[j]) {
+    for (j = g->head[c]; j >= 0; j = g->link[j].next) {
         const gas_particle *q = &g->p[j];
         double dx, dy, dvx, dvy, t;
         if (j == sc->k) continue;
@@ -536,7 +533,7 @@ static inline void scan_cell(magdyn_gas *g, scan_ctx *sc, int c, double sx, doub
         if (t < sc->best) {
             gas_event *ev = &g->ev[sc->k];
             sc->best = t;
-            ev->partner = j; ev->pcount = g->count[j];
+            ev->partner = j; ev->pcount = g->link[j].count;
         }
     }
 }
@@ -605,7 +602,7 @@ static inline double select_double(int f, double a, double b)
  * applied per cell), and the best pair event found so far. */
 typedef struct {
     const gas_particle *P;
-    const int *next;
+    const gas_link *link;
     const double *rad;
     double x, y, vx, vy, r, now;
     double s2;        /* (2 r)^2 when all radii are equal */
@@ -623,7 +620,7 @@ typedef struct {
  */
 static inline void scan_list_discs(disc_scan *s, int j, double x, double y, int mono)
 {
-    for (; j >= 0; j = s->next[j]) {
+    for (; j >= 0; j = s->link[j].next) {
         const gas_particle *q = &s->P[j];
         double dx = x - (q->x0 + q->vx * s->now), dy = y - (q->y0 + q->vy * s->now);
         double dvx = s->vx - q->vx, dvy = s->vy - q->vy;
@@ -723,7 +720,7 @@ static void scan_pairs_discs(magdyn_gas *g, int k, int x0, int x1, int y0, int y
     int cx = ev->cx, cy = ev->cy, nc, first[9];
     double xs[9], ys[9];
     disc_scan s;
-    s.P = g->p; s.next = g->next; s.rad = g->rad;
+    s.P = g->p; s.link = g->link; s.rad = g->rad;
     s.now = g->time; s.vx = p->vx; s.vy = p->vy;
     s.x = p->x0 + p->vx * s.now; s.y = p->y0 + p->vy * s.now;
     s.r = g->mono_rad >= 0.0 ? g->mono_rad : g->rad[k];
@@ -741,7 +738,7 @@ static void scan_pairs_discs(magdyn_gas *g, int k, int x0, int x1, int y0, int y
     {
         /* a new partner found or not: selects, as that is another coin toss */
         int f = s.partner >= 0, j0 = ev->partner, c0 = ev->pcount;
-        int j = j0 + (s.partner - j0) * f, c = g->count[j];
+        int j = j0 + (s.partner - j0) * f, c = g->link[j].count;
         ev->pcount = c0 + (c - c0) * f;
         ev->tp = select_double(f, s.now + s.best, ev->tp);
         ev->partner = j;
@@ -764,7 +761,7 @@ static double predict_after_crossing(magdyn_gas *g, int k, int dir)
 {
     gas_event *ev = &g->ev[k];
     /* rotor pairs are searched only up to the crossing: rescan everything */
-    if (g->n_rot > 0 || (ev->tp < INFINITY && g->count[ev->partner] != ev->pcount))
+    if (g->n_rot > 0 || (ev->tp < INFINITY && g->link[ev->partner].count != ev->pcount))
         return predict(g, k);
     predict_other(g, k);
     switch (dir) {
@@ -836,7 +833,7 @@ static int do_pair(magdyn_gas *g, int k, int j)
     ke_accumulate(g);
     g->ke_trans += ke_of(g, k) + ke_of(g, j) - ke0;
     g->obs_virial += jimp * (dx * nx + dy * ny);
-    g->count[k]++; g->count[j]++;
+    g->link[k].count++; g->link[j].count++;
     g->collisions++; g->obs_coll++;
     return 1;
 }
@@ -864,7 +861,7 @@ static int do_wall(magdyn_gas *g, int k, int wall, int end)
     ke_accumulate(g);
     g->ke_trans += ke_of(g, k) - ke0;
     g->obs_wall_dp += jimp;
-    g->count[k]++;
+    g->link[k].count++;
     g->wall_collisions++; g->obs_wall++;
     return 1;
 }
@@ -1135,7 +1132,7 @@ static magdyn_status sort_particles(magdyn_gas *g)
     int n = g->n, i, c;
     sort_item *it = malloc((size_t)n * sizeof *it);
     double *nr = malloc((size_t)g->cap * sizeof *nr);
-    int *nn = malloc((size_t)g->cap * sizeof *nn);
+    gas_link *nn = malloc((size_t)g->cap * sizeof *nn);
     void *np = NULL, *ne = NULL;
     if (!it || !nr || !nn || !grow_aligned(&np, 0, (size_t)g->cap, sizeof *g->p) ||
         !grow_aligned(&ne, 0, (size_t)g->cap, sizeof *g->ev)) {
@@ -1152,11 +1149,11 @@ static magdyn_status sort_particles(magdyn_gas *g)
         ((gas_particle *)np)[i] = g->p[it[i].k];
         *e = g->ev[it[i].k];
         nr[i] = g->rad[it[i].k];
-        nn[i] = g->count[it[i].k];
+        nn[i] = g->link[it[i].k];
         if (e->rot >= 0) g->rot_k[e->ext] = i; else g->disc_k[e->ext] = i;
     }
-    free(g->p); free(g->ev); free(g->rad); free(g->count); free(it);
-    g->p = np; g->ev = ne; g->rad = nr; g->count = nn;
+    free(g->p); free(g->ev); free(g->rad); free(g->link); free(it);
+    g->p = np; g->ev = ne; g->rad = nr; g->link = nn;
     /* g->ver needs no renumbering: the queue is built afresh after this */
     for (c = 0; c < g->ncx * g->ncy; c++) g->head[c] = -1;
     for (i = n - 1; i >= 0; i--) cell_insert(g, i, g->ev[i].cx, g->ev[i].cy);
@@ -1265,7 +1262,7 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
         g->events++; g->obs_events++;
         if (ev->tp <= ev->to) {
             int j = ev->partner;
-            if (g->count[j] != ev->pcount) {
+            if (g->link[j].count != ev->pcount) {
                 g->stale++; g->obs_stale++;
                 st = schedule(g, k, predict(g, k));
             } else if (do_pair(g, k, j)) {

@@ -23,6 +23,17 @@ typedef struct {
     double x0, y0, vx, vy;
 } gas_particle;
 
+/*
+ * A particle's cell link and count, together: a scan reads the link of
+ * every particle it passes and then the count of the partner it keeps.
+ * count grows with every change of the velocity, so that an event
+ * predicted against a partner's old trajectory is recognised as stale.
+ */
+typedef struct {
+    int next;         /* next particle in the same cell, -1 at the end */
+    int count;
+} gas_link;
+
 /* Rotor extras; angle0 is the rod direction at epoch time 0 (the angle at
  * t is angle0 + omega t, as for the position). */
 typedef struct {
@@ -71,10 +82,7 @@ struct magdyn_gas {
     gas_particle *p;
     gas_event *ev;
     double *rad;             /* disc: radius; rotor: end_radius */
-    int *next;               /* next particle in the same cell, -1 at the end */
-    /* grows with every change of a particle's velocity, so that an event
-     * predicted against a partner's old trajectory is recognised as stale */
-    int *count;
+    gas_link *link;
     double mono_rad;         /* the radius of every particle, or -1 if they differ */
     long long epoch_at;      /* g->events at the start of the epoch */
     /* version of each particle's current queue entry, apart and dense (4
