@@ -16,7 +16,7 @@ enum { EV_NONE = 0, EV_PAIR, EV_CELL, EV_WALL };
  * so a neighbour scan needs no per-particle time.  The epoch is short
  * (gas.c, rebase), which keeps |vx t| and so the rounding of x0 near the
  * size of the box.  The rest of a particle lives apart: what the scan also
- * reads (radius, list link, count) in dense arrays of their own, the rest
+ * reads in dense arrays of its own (radius; cell link and count), the rest
  * in its gas_event.
  */
 typedef struct {
