@@ -3,6 +3,7 @@
  * adding particles, cell grid, event prediction and the event loop.
  */
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
@@ -46,7 +47,7 @@ magdyn_gas *magdyn_gas_new(const magdyn_gas_params *params)
 void magdyn_gas_free(magdyn_gas *g)
 {
     if (!g) return;
-    free(g->p); free(g->ev); free(g->ver);
+    free(g->p); free(g->ev); free(g->ver); free(g->rad); free(g->link);
     free(g->disc_k); free(g->rot_k); free(g->rot);
     free(g->head);
     free(g->heap_mem); free(g->cal_pool); free(g->cal_bucket);
@@ -102,9 +103,10 @@ static magdyn_status grid_build(magdyn_gas *g, double max_reach, int n_expected)
     g->cw = g->par.width / ncx; g->ch = g->par.height / ncy;
     for (k = 0; k < ncx * ncy; k++) head[k] = -1;
     for (k = 0; k < g->n; k++) {
-        int c = cell_of(g, g->p[k].x, g->p[k].y);
-        g->p[k].cell = c;
-        g->p[k].next = head[c];
+        const gas_particle *p = &g->p[k];
+        int c = cell_of(g, p->x0 + p->vx * g->time, p->y0 + p->vy * g->time);
+        g->ev[k].cx = c % ncx; g->ev[k].cy = c / ncx;
+        g->link[k].next = head[c];
         head[c] = k;
     }
     g->built_n = n_expected;
@@ -113,15 +115,16 @@ static magdyn_status grid_build(magdyn_gas *g, double max_reach, int n_expected)
 
 static void cell_remove(magdyn_gas *g, int k)
 {
-    int *pp = &g->head[g->p[k].cell];
-    while (*pp != k) pp = &g->p[*pp].next;
-    *pp = g->p[k].next;
+    int *pp = &g->head[g->ev[k].cy * g->ncx + g->ev[k].cx];
+    while (*pp != k) pp = &g->link[*pp].next;
+    *pp = g->link[k].next;
 }
 
-static void cell_insert(magdyn_gas *g, int k, int c)
+static void cell_insert(magdyn_gas *g, int k, int cx, int cy)
 {
-    g->p[k].cell = c;
-    g->p[k].next = g->head[c];
+    int c = cy * g->ncx + cx;
+    g->ev[k].cx = cx; g->ev[k].cy = cy;
+    g->link[k].next = g->head[c];
     g->head[c] = k;
 }
 
@@ -135,10 +138,15 @@ typedef struct {
 static shape shape_of(const magdyn_gas *g, int k)
 {
     const gas_particle *p = &g->p[k];
+    int r = g->ev[k].rot;
     shape s;
-    s.x = p->x; s.y = p->y; s.rad = p->rad;
-    if (p->rot >= 0) { s.l = g->rot[p->rot].half_length; s.angle = g->rot[p->rot].angle; }
-    else { s.l = 0.0; s.angle = 0.0; }
+    s.x = p->x0 + p->vx * g->time; s.y = p->y0 + p->vy * g->time; s.rad = g->rad[k];
+    if (r >= 0) {
+        s.l = g->rot[r].half_length;
+        s.angle = g->rot[r].angle0 + g->rot[r].omega * g->time;
+    } else {
+        s.l = 0.0; s.angle = 0.0;
+    }
     return s;
 }
 
@@ -193,6 +201,12 @@ static magdyn_status grow(magdyn_gas *g)
     q = realloc(g->ver, (size_t)cap * sizeof *g->ver);
     if (!q) return MAGDYN_ENOMEM;
     g->ver = q;
+    q = realloc(g->rad, (size_t)cap * sizeof *g->rad);
+    if (!q) return MAGDYN_ENOMEM;
+    g->rad = q;
+    q = realloc(g->link, (size_t)cap * sizeof *g->link);
+    if (!q) return MAGDYN_ENOMEM;
+    g->link = q;
     g->cap = cap;
     return MAGDYN_OK;
 }
@@ -253,7 +267,7 @@ static int add_particle(magdyn_gas *g, shape s, double reach, magdyn_vec2 v, dou
                 xx = (xx + g->ncx) % g->ncx;
             }
             /* tiny grids: a cell reached twice is checked twice, harmlessly */
-            for (k = g->head[yy * g->ncx + xx]; k >= 0; k = g->p[k].next) {
+            for (k = g->head[yy * g->ncx + xx]; k >= 0; k = g->link[k].next) {
                 shape o = shape_of(g, k);
                 if (shapes_overlap(g, &s, &o)) return MAGDYN_EOVERLAP;
             }
@@ -270,27 +284,32 @@ static int add_particle(magdyn_gas *g, shape s, double reach, magdyn_vec2 v, dou
         return st;
     }
     k = g->n++;
-    g->p[k].x = s.x; g->p[k].y = s.y; g->p[k].vx = v.x; g->p[k].vy = v.y;
-    g->p[k].t0 = g->time; g->p[k].rad = s.rad; g->p[k].count = 0;
+    g->p[k].vx = v.x; g->p[k].vy = v.y;
+    g->p[k].x0 = s.x - v.x * g->time; g->p[k].y0 = s.y - v.y * g->time;
+    g->rad[k] = s.rad; g->link[k].count = 0;
     g->ev[k].mass = mass; g->ev[k].inv_mass = 1.0 / mass; g->ev[k].species = species;
     g->ev[k].otype = EV_NONE;
+    g->ev[k].partner = k; g->ev[k].pcount = 0;    /* no pair event yet */
     g->ver[k] = 0;
     g->ev[k].tp = g->ev[k].to = INFINITY;
     if (r) {
         gas_rotor *q = &g->rot[g->n_rot];
-        q->angle = remainder(r->angle, 2.0 * MAGDYN_PI);
-        q->omega = r->omega; q->inertia = r->inertia; q->inv_inertia = 1.0 / r->inertia;
+        q->omega = r->omega;
+        q->angle0 = remainder(r->angle, 2.0 * MAGDYN_PI) - r->omega * g->time; q->inertia = r->inertia; q->inv_inertia = 1.0 / r->inertia;
         q->half_length = r->half_length;
-        g->p[k].rot = g->n_rot;
+        g->ev[k].rot = g->n_rot;
         g->rot_k[g->n_rot] = k;
         idx = g->n_rot++;
     } else {
-        g->p[k].rot = -1;
+        g->ev[k].rot = -1;
         g->disc_k[g->n_disc] = k;
         idx = g->n_disc++;
     }
     g->ev[k].ext = idx;
-    cell_insert(g, k, cell_of(g, s.x, s.y));
+    {
+        int c = cell_of(g, s.x, s.y);
+        cell_insert(g, k, c % g->ncx, c / g->ncx);
+    }
     g->ke_trans += 0.5 * mass * (v.x * v.x + v.y * v.y);
     g->primed = 0;
     return idx;
@@ -324,26 +343,41 @@ int magdyn_gas_add_rotor(magdyn_gas *g, const magdyn_rotor *r)
 
 /* ---- prediction ---------------------------------------------------------- */
 
-static void sync(magdyn_gas *g, int k)
+/* Where a particle is at a time: position and (rotor) rod angle. */
+typedef struct { double x, y, th; } gas_pose;
+
+static gas_pose pose_at(const magdyn_gas *g, int k, double t)
+{
+    const gas_particle *p = &g->p[k];
+    int r = g->ev[k].rot;
+    gas_pose a;
+    a.x = p->x0 + p->vx * t; a.y = p->y0 + p->vy * t;
+    a.th = r >= 0 ? g->rot[r].angle0 + g->rot[r].omega * t : 0.0;
+    return a;
+}
+
+/* After k's velocity changed at g->time, where it was at pose a: its new
+ * trajectory through a. */
+static void reanchor(magdyn_gas *g, int k, gas_pose a)
 {
     gas_particle *p = &g->p[k];
-    double dt = g->time - p->t0;
-    p->x += p->vx * dt; p->y += p->vy * dt; p->t0 = g->time;
-    if (p->rot >= 0) {
-        gas_rotor *q = &g->rot[p->rot];
-        q->angle += q->omega * dt;
-        if (fabs(q->angle) > 64.0 * MAGDYN_PI) q->angle = remainder(q->angle, 2.0 * MAGDYN_PI);
+    int r = g->ev[k].rot;
+    p->x0 = a.x - p->vx * g->time; p->y0 = a.y - p->vy * g->time;
+    if (r >= 0) {
+        gas_rotor *q = &g->rot[r];
+        q->angle0 = a.th - q->omega * g->time;
+        if (fabs(q->angle0) > 64.0 * MAGDYN_PI) q->angle0 = remainder(q->angle0, 2.0 * MAGDYN_PI);
     }
 }
 
 /* Arms (end offsets) of particle k at time now: n arms written to a. */
 static int arms_of(const magdyn_gas *g, int k, double now, mdk_arm a[2])
 {
-    const gas_particle *p = &g->p[k];
-    if (p->rot < 0) { a[0].l = 0.0; a[0].th = 0.0; a[0].om = 0.0; return 1; }
+    int r = g->ev[k].rot;
+    if (r < 0) { a[0].l = 0.0; a[0].th = 0.0; a[0].om = 0.0; return 1; }
     {
-        const gas_rotor *q = &g->rot[p->rot];
-        double th = q->angle + q->omega * (now - p->t0);
+        const gas_rotor *q = &g->rot[r];
+        double th = q->angle0 + q->omega * now;
         a[0].l = q->half_length; a[1].l = -q->half_length;
         a[0].th = a[1].th = th;
         a[0].om = a[1].om = q->omega;
@@ -357,7 +391,7 @@ static double rotor_pair_time(const magdyn_gas *g, int k, int j, double dx, doub
 {
     mdk_arm ak[2], aj[2];
     int nk = arms_of(g, k, g->time, ak), nj = arms_of(g, j, g->time, aj), a, b;
-    double s = g->p[k].rad + g->p[j].rad, best = INFINITY;
+    double s = g->rad[k] + g->rad[j], best = INFINITY;
     for (a = 0; a < nk; a++)
         for (b = 0; b < nj; b++) {
             double t = mdk_pair_root(dx, dy, dvx, dvy, ak[a], aj[b], s,
@@ -367,7 +401,34 @@ static double rotor_pair_time(const magdyn_gas *g, int k, int j, double dx, doub
     return best;
 }
 
-/* Next cell crossing or wall collision of k (synchronised to g->time):
+/* Time from now to the cell edge at b of a coordinate x moving at v (the
+ * edge ahead, so never negative; INFINITY for v = 0). */
+static inline double edge_time(double b, double x, double v)
+{
+    double t = v != 0.0 ? (b - x) / v : INFINITY;
+    return t > 0.0 ? t : 0.0;
+}
+
+/*
+ * predict_other in a periodic box: only cell crossings, one along each
+ * axis, the earlier taken (x on a tie).  Selects rather than branches,
+ * which the signs of the velocity made a coin toss each.
+ */
+static void predict_crossing_periodic(magdyn_gas *g, int k, double x, double y, int cx, int cy)
+{
+    const gas_particle *p = &g->p[k];
+    gas_event *ev = &g->ev[k];
+    double now = g->time, vx = p->vx, vy = p->vy;
+    double tx = now + edge_time((cx + (vx > 0.0)) * g->cw, x, vx);
+    double ty = now + edge_time((cy + (vy > 0.0)) * g->ch, y, vy);
+    int ych = ty < tx, dx = 1 - (vx > 0.0), dy = 3 - (vy > 0.0);
+    double best = ty < tx ? ty : tx;     /* the form of a min instruction */
+    ev->to = best;
+    ev->oarg = (signed char)(dx + (dy - dx) * ych);
+    ev->otype = best < INFINITY ? EV_CELL : EV_NONE;
+}
+
+/* Next cell crossing or wall collision of k after g->time:
  * writes the "other" half of g->ev[k]; rotor walls are searched only up to
  * the particle's pair event. */
 static void predict_other(magdyn_gas *g, int k)
@@ -375,8 +436,9 @@ static void predict_other(magdyn_gas *g, int k)
     const gas_particle *p = &g->p[k];
     gas_event *ev = &g->ev[k];
     double now = g->time, best = INFINITY, w = g->par.width, h = g->par.height;
-    double x = p->x, y = p->y, vx = p->vx, vy = p->vy;
-    int cx = p->cell % g->ncx, cy = p->cell / g->ncx, periodic = g->par.periodic;
+    double vx = p->vx, vy = p->vy, x = p->x0 + vx * now, y = p->y0 + vy * now;
+    int cx = ev->cx, cy = ev->cy, periodic = g->par.periodic;
+    if (periodic) { predict_crossing_periodic(g, k, x, y, cx, cy); return; }
     ev->otype = EV_NONE;
     /* cell crossings (towards the outer walls the wall comes first) */
     if (vx > 0.0 && (periodic || cx + 1 < g->ncx)) {
@@ -398,8 +460,8 @@ static void predict_other(magdyn_gas *g, int k)
         if (now + t < best) { best = now + t; ev->otype = EV_CELL; ev->oarg = 3; }
     }
     if (!periodic) {
-        if (p->rot < 0) {
-            double r = p->rad, t;
+        if (ev->rot < 0) {
+            double r = g->rad[k], t;
             if (vx < 0.0) { t = (x - r) / -vx; if (t < 0.0) t = 0.0;
                 if (now + t < best) { best = now + t; ev->otype = EV_WALL; ev->oarg = 0; } }
             else if (vx > 0.0) { t = (w - r - x) / vx; if (t < 0.0) t = 0.0;
@@ -419,8 +481,8 @@ static void predict_other(magdyn_gas *g, int k)
                     double t;
                     lim = (best < ev->tp ? best : ev->tp) - now;
                     if (wall >= 2) aw.th -= 0.5 * MAGDYN_PI;
-                    t = wall < 2 ? mdk_wall_root(x, vx, aw, wall ? w : 0.0, wall ? 1 : -1, p->rad, lim)
-                                 : mdk_wall_root(y, vy, aw, wall == 3 ? h : 0.0, wall == 3 ? 1 : -1, p->rad, lim);
+                    t = wall < 2 ? mdk_wall_root(x, vx, aw, wall ? w : 0.0, wall ? 1 : -1, g->rad[k], lim)
+                                 : mdk_wall_root(y, vy, aw, wall == 3 ? h : 0.0, wall == 3 ? 1 : -1, g->rad[k], lim);
                     if (now + t < best) {
                         best = now + t; ev->otype = EV_WALL; ev->oarg = wall; ev->oend = e;
                     }
@@ -441,18 +503,17 @@ typedef struct {
 static inline void scan_cell(magdyn_gas *g, scan_ctx *sc, int c, double sx, double sy)
 {
     int j;
-    for (j = g->head[c]; j >= 0; j = g->p[j].next) {
+    for (j = g->head[c]; j >= 0; j = g->link[j].next) {
         const gas_particle *q = &g->p[j];
-        double dt, dx, dy, dvx, dvy, t;
+        double dx, dy, dvx, dvy, t;
         if (j == sc->k) continue;
-        dt = sc->now - q->t0;
-        dx = sc->x - (q->x + q->vx * dt + sx);
-        dy = sc->y - (q->y + q->vy * dt + sy);
+        dx = sc->x - (q->x0 + q->vx * sc->now + sx);
+        dy = sc->y - (q->y0 + q->vy * sc->now + sy);
         dvx = sc->vx - q->vx; dvy = sc->vy - q->vy;
-        if ((sc->rot & q->rot) < 0) {            /* both discs (rot == -1) */
+        if ((sc->rot & g->ev[j].rot) < 0) {     /* both discs (rot == -1) */
             double b = dx * dvx + dy * dvy, s, cc, v2, disc;
             if (b >= 0.0) continue;
-            s = sc->rad + q->rad;
+            s = sc->rad + g->rad[j];
             cc = dx * dx + dy * dy - s * s;
             if (cc <= 0.0) {
                 t = 0.0;
@@ -472,13 +533,13 @@ static inline void scan_cell(magdyn_gas *g, scan_ctx *sc, int c, double sx, doub
         if (t < sc->best) {
             gas_event *ev = &g->ev[sc->k];
             sc->best = t;
-            ev->partner = j; ev->pcount = q->count;
+            ev->partner = j; ev->pcount = g->link[j].count;
         }
     }
 }
 
 /*
- * Pair collisions of k (synchronised) with the particles in the cells at
+ * Pair collisions of k with the particles in the cells at
  * offsets ddx in [x0, x1], ddy in [y0, y1] from its own; keeps the earliest
  * in ev->tp.  Periodic images come from the cell shift.  Disc pairs are kept
  * even when later than the next crossing, which rescans only the new cells;
@@ -492,11 +553,13 @@ static void scan_pairs(magdyn_gas *g, int k, int x0, int x1, int y0, int y1)
     const gas_particle *p = &g->p[k];
     if (g->n_rot == 0) { scan_pairs_discs(g, k, x0, x1, y0, y1); return; }
     gas_event *ev = &g->ev[k];
-    int ncx = g->ncx, ncy = g->ncy, cx = p->cell % ncx, cy = p->cell / ncx, ddx, ddy;
+    int ncx = g->ncx, ncy = g->ncy, cx = ev->cx, cy = ev->cy, ddx, ddy;
     scan_ctx sc;
-    sc.x = p->x; sc.y = p->y; sc.vx = p->vx; sc.vy = p->vy; sc.rad = p->rad;
-    sc.now = g->time; sc.best = ev->tp - g->time; sc.k = k;
-    sc.rot = p->rot < 0 ? -1 : 0;
+    sc.now = g->time;
+    sc.x = p->x0 + p->vx * sc.now; sc.y = p->y0 + p->vy * sc.now;
+    sc.vx = p->vx; sc.vy = p->vy; sc.rad = g->rad[k];
+    sc.best = ev->tp - g->time; sc.k = k;
+    sc.rot = ev->rot < 0 ? -1 : 0;
     if (cx + x0 >= 0 && cx + x1 < ncx && cy + y0 >= 0 && cy + y1 < ncy) {
         /* away from the edges: no wrapping, no shifts */
         for (ddy = y0; ddy <= y1; ddy++) {
@@ -523,82 +586,166 @@ static void scan_pairs(magdyn_gas *g, int k, int x0, int x1, int y0, int y1)
     if (sc.best < ev->tp - g->time) ev->tp = g->time + sc.best;
 }
 
+/* f ? a : b without a branch (compilers branch on a select of doubles):
+ * the bits are selected as integers. */
+static inline double select_double(int f, double a, double b)
+{
+    uint64_t ua, ub, m = (uint64_t)0 - (uint64_t)(f != 0);
+    memcpy(&ua, &a, sizeof ua);
+    memcpy(&ub, &b, sizeof ub);
+    ua = (ua & m) | (ub & ~m);
+    memcpy(&a, &ua, sizeof a);
+    return a;
+}
+
+/* A disc scan: the arrays it reads, disc k at (x, y) now (periodic image
+ * applied per cell), and the best pair event found so far. */
+typedef struct {
+    const gas_particle *P;
+    const gas_link *link;
+    const double *rad;
+    double x, y, vx, vy, r, now;
+    double s2;        /* (2 r)^2 when all radii are equal */
+    double best;      /* relative to now */
+    int k, partner;
+} disc_scan;
+
 /*
- * scan_pairs for a gas of discs only, the hot path: everything the inner
- * loop needs lives in locals (no stores through pointers that the compiler
- * must assume alias the particles), the periodic shift is folded into k's
- * own position once per cell, and the event is written once at the end.
+ * Pairs of the disc of s at (x, y) with the discs of the list starting at
+ * j; mono (a constant after inlining): every radius is s->r.
+ * Mispredicted branches were the largest cost of the scan: whether a pair
+ * approaches, and then whether it can beat the best event, are each a coin
+ * toss.  So the few flops that decide are done for every pair, and one
+ * branch, taken about one time in seven, guards the square root.
+ */
+static inline void scan_list_discs(disc_scan *s, int j, double x, double y, int mono)
+{
+    for (; j >= 0; j = s->link[j].next) {
+        const gas_particle *q = &s->P[j];
+        double dx = x - (q->x0 + q->vx * s->now), dy = y - (q->y0 + q->vy * s->now);
+        double dvx = s->vx - q->vx, dvy = s->vy - q->vy;
+        double sum = mono ? 0.0 : s->r + s->rad[j], s2 = mono ? s->s2 : sum * sum;
+        double b = dx * dvx + dy * dvy, cc = dx * dx + dy * dy - s2;
+        double disc = b * b - (dvx * dvx + dvy * dvy) * cc;
+        /* approaching (b < 0), not beaten by the bound t >= cc / (-2 b),
+         * and a real root; an overlap (cc <= 0) passes all three */
+        if ((b < 0.0) & (cc <= -2.0 * b * s->best) & (disc > 0.0) & (j != s->k)) {
+            double t = cc > 0.0 ? cc / (-b + sqrt(disc)) : 0.0;
+            if (t < s->best) { s->best = t; s->partner = j; }
+        }
+    }
+}
+
+/* The lists starting at first[0 ... nc - 1], k seen at (xs[i], ys[i]) or,
+ * xs NULL, at (s->x, s->y). */
+static inline void scan_lists_discs(disc_scan *s, const int *first, int nc,
+                                    const double *xs, const double *ys, int mono)
+{
+    int i;
+    for (i = 0; i < nc; i++)
+        scan_list_discs(s, first[i], xs ? xs[i] : s->x, xs ? ys[i] : s->y, mono);
+}
+
+/* Appends the heads of the three cells at h[0], h[stride], h[2 stride]
+ * to first[nc...] (empty cells dropped, without a branch: whether a cell
+ * is empty is another coin toss) and prefetches their first particles;
+ * returns the new count. */
+static inline int gather3(const gas_particle *P, const int *h, int stride, int *first, int nc)
+{
+    int i;
+    for (i = 0; i < 3; i++) {
+        int j = h[i * stride];
+        GAS_PREFETCH(&P[j + (j < 0)]);      /* P[0] for an empty cell */
+        first[nc] = j;
+        nc += j >= 0;
+    }
+    return nc;
+}
+
+/* The heads of the cells at offsets [x0, x1] x [y0, y1] from (cx, cy),
+ * all inside the grid, into first; returns their number.  Three cells at
+ * a time: loops of a varying count mispredict their exits. */
+static inline int gather_inner(const magdyn_gas *g, int cx, int cy, int x0, int x1, int y0, int y1,
+                               int *first)
+{
+    const int *h0 = g->head + (cy + y0) * g->ncx + cx + x0;
+    int nc;
+    if (x0 == x1) return gather3(g->p, h0, g->ncx, first, 0);
+    nc = gather3(g->p, h0, 1, first, 0);
+    if (y0 != y1) {
+        nc = gather3(g->p, h0 + g->ncx, 1, first, nc);
+        nc = gather3(g->p, h0 + 2 * g->ncx, 1, first, nc);
+    }
+    return nc;
+}
+
+/* As gather_inner near the edges: cells beyond a wall are left out,
+ * periodic images wrap, and (xs, ys) is where k is seen from each. */
+static int gather_edge(const magdyn_gas *g, int cx, int cy, int x0, int x1, int y0, int y1,
+                       double x, double y, int *first, double *xs, double *ys)
+{
+    int ncx = g->ncx, ncy = g->ncy, periodic = g->par.periodic, nc = 0, ddx, ddy;
+    double w = g->par.width, h = g->par.height;
+    for (ddy = y0; ddy <= y1; ddy++) {
+        int yy = cy + ddy;
+        double yk = y;
+        if (yy < 0) { if (!periodic) continue; yy += ncy; yk = y + h; }
+        else if (yy >= ncy) { if (!periodic) continue; yy -= ncy; yk = y - h; }
+        for (ddx = x0; ddx <= x1; ddx++) {
+            int xx = cx + ddx, j;
+            double xk = x;
+            if (xx < 0) { if (!periodic) continue; xx += ncx; xk = x + w; }
+            else if (xx >= ncx) { if (!periodic) continue; xx -= ncx; xk = x - w; }
+            j = g->head[yy * ncx + xx];
+            first[nc] = j; xs[nc] = xk; ys[nc] = yk;
+            nc += j >= 0;
+        }
+    }
+    return nc;
+}
+
+/*
+ * scan_pairs for a gas of discs only, the hot path: what the inner loop
+ * needs lives in a local scan record (no stores through pointers that the
+ * compiler must assume alias the particles), the periodic shift is folded
+ * into k's own position once per cell, and the event is written once at
+ * the end.  First the heads of all cells are collected (independent loads,
+ * and a prefetch of each first particle), so that the cache misses of the
+ * cells overlap instead of queueing behind one another's list walks.
  */
 static void scan_pairs_discs(magdyn_gas *g, int k, int x0, int x1, int y0, int y1)
 {
-    const gas_particle *P = g->p;
-    const int *head = g->head;
     gas_event *ev = &g->ev[k];
-    int ncx = g->ncx, ncy = g->ncy, cell = P[k].cell, cx = cell % ncx, cy = cell / ncx;
-    int periodic = g->par.periodic, partner = -1, pcount = 0, ddx, ddy, nc = 0, i;
-    int first[9];
-    double xsh[9], ysh[9];
-    double x = P[k].x, y = P[k].y, vx = P[k].vx, vy = P[k].vy, rad = P[k].rad;
-    double now = g->time, best = ev->tp - now, w = g->par.width, h = g->par.height;
-    /* first the heads of all cells (independent loads, and a prefetch of
-     * each first particle), so that the cache misses of the cells overlap
-     * instead of queueing behind one another's list walks */
-    if (cx + x0 >= 0 && cx + x1 < ncx && cy + y0 >= 0 && cy + y1 < ncy) {
+    const gas_particle *p = &g->p[k];
+    int cx = ev->cx, cy = ev->cy, nc, first[9];
+    double xs[9], ys[9];
+    disc_scan s;
+    s.P = g->p; s.link = g->link; s.rad = g->rad;
+    s.now = g->time; s.vx = p->vx; s.vy = p->vy;
+    s.x = p->x0 + p->vx * s.now; s.y = p->y0 + p->vy * s.now;
+    s.r = g->mono_rad >= 0.0 ? g->mono_rad : g->rad[k];
+    s.s2 = 4.0 * s.r * s.r;
+    s.best = ev->tp - s.now; s.k = k; s.partner = -1;
+    if (cx + x0 >= 0 && cx + x1 < g->ncx && cy + y0 >= 0 && cy + y1 < g->ncy) {
         /* away from the edges: no wrapping, no shifts */
-        for (ddy = y0; ddy <= y1; ddy++) {
-            const int *row = head + (cy + ddy) * ncx + cx;
-            for (ddx = x0; ddx <= x1; ddx++) {
-                int j = row[ddx];
-                if (j < 0) continue;
-                GAS_PREFETCH(&P[j]);
-                first[nc] = j; xsh[nc] = x; ysh[nc] = y; nc++;
-            }
-        }
-    } else for (ddy = y0; ddy <= y1; ddy++) {
-        int yy = cy + ddy;
-        double ys = y;
-        if (yy < 0) { if (!periodic) continue; yy += ncy; ys = y + h; }
-        else if (yy >= ncy) { if (!periodic) continue; yy -= ncy; ys = y - h; }
-        for (ddx = x0; ddx <= x1; ddx++) {
-            int xx = cx + ddx, j;
-            double xs = x;
-            if (xx < 0) { if (!periodic) continue; xx += ncx; xs = x + w; }
-            else if (xx >= ncx) { if (!periodic) continue; xx -= ncx; xs = x - w; }
-            j = head[yy * ncx + xx];
-            if (j < 0) continue;
-            GAS_PREFETCH(&P[j]);
-            first[nc] = j; xsh[nc] = xs; ysh[nc] = ys; nc++;
-        }
+        nc = gather_inner(g, cx, cy, x0, x1, y0, y1, first);
+        if (g->mono_rad >= 0.0) scan_lists_discs(&s, first, nc, NULL, NULL, 1);
+        else scan_lists_discs(&s, first, nc, NULL, NULL, 0);
+    } else {
+        nc = gather_edge(g, cx, cy, x0, x1, y0, y1, s.x, s.y, first, xs, ys);
+        scan_lists_discs(&s, first, nc, xs, ys, 0);
     }
-    for (i = 0; i < nc; i++) {
-        double xs = xsh[i], ys = ysh[i];
-        int j;
-        for (j = first[i]; j >= 0; j = P[j].next) {
-            const gas_particle *q = &P[j];
-            double dt = now - q->t0;
-            double dx = xs - (q->x + q->vx * dt), dy = ys - (q->y + q->vy * dt);
-            double dvx = vx - q->vx, dvy = vy - q->vy;
-            double b = dx * dvx + dy * dvy, s, cc, disc, t;
-            if (b >= 0.0 || j == k) continue;
-            s = rad + q->rad;
-            cc = dx * dx + dy * dy - s * s;
-            if (cc <= 0.0) {
-                t = 0.0;
-            } else {
-                /* t >= c / (-2 b): skip the square root when that
-                 * already loses to the best event */
-                if (cc > -2.0 * b * best) continue;
-                disc = b * b - (dvx * dvx + dvy * dvy) * cc;
-                if (disc <= 0.0) continue;
-                t = cc / (-b + sqrt(disc));
-            }
-            if (t < best) { best = t; partner = j; pcount = q->count; }
-        }
+    {
+        /* a new partner found or not: selects, as that is another coin toss */
+        int f = s.partner >= 0, j0 = ev->partner, c0 = ev->pcount;
+        int j = j0 + (s.partner - j0) * f, c = g->link[j].count;
+        ev->pcount = c0 + (c - c0) * f;
+        ev->tp = select_double(f, s.now + s.best, ev->tp);
+        ev->partner = j;
     }
-    if (partner >= 0) { ev->tp = now + best; ev->partner = partner; ev->pcount = pcount; }
 }
 
-/* All events of k (synchronised to g->time); returns the earliest time. */
+/* All events of k after g->time; returns the earliest time. */
 static double predict(magdyn_gas *g, int k)
 {
     gas_event *ev = &g->ev[k];
@@ -614,7 +761,7 @@ static double predict_after_crossing(magdyn_gas *g, int k, int dir)
 {
     gas_event *ev = &g->ev[k];
     /* rotor pairs are searched only up to the crossing: rescan everything */
-    if (g->n_rot > 0 || (ev->tp < INFINITY && g->p[ev->partner].count != ev->pcount))
+    if (g->n_rot > 0 || (ev->tp < INFINITY && g->link[ev->partner].count != ev->pcount))
         return predict(g, k);
     predict_other(g, k);
     switch (dir) {
@@ -644,19 +791,20 @@ static double ke_of(const magdyn_gas *g, int k)
 static int do_pair(magdyn_gas *g, int k, int j)
 {
     gas_particle *p = &g->p[k], *q = &g->p[j];
+    gas_pose ak0 = pose_at(g, k, g->time), aj0 = pose_at(g, j, g->time);
+    int rk = g->ev[k].rot, rj = g->ev[j].rot;
     double dx, dy, nx, ny, d, jimp, ke0, k1 = 0.0, k2 = 0.0, ii1 = 0.0, ii2 = 0.0;
     double zero1 = 0.0, zero2 = 0.0, *w1 = &zero1, *w2 = &zero2;
-    sync(g, k); sync(g, j);
-    dx = p->x - q->x; dy = p->y - q->y;
+    dx = ak0.x - aj0.x; dy = ak0.y - aj0.y;
     if (g->par.periodic) { dx = min_image(dx, g->par.width); dy = min_image(dy, g->par.height); }
-    if (p->rot < 0 && q->rot < 0) {
+    if (rk < 0 && rj < 0) {
         d = sqrt(dx * dx + dy * dy);
         if (!(d > 0.0)) return 0;
         nx = dx / d; ny = dy / d;
     } else {
         mdk_arm ak[2], aj[2];
         int nk = arms_of(g, k, g->time, ak), nj = arms_of(g, j, g->time, aj), a, b, ba = 0, bb = 0;
-        double s = p->rad + q->rad, bestgap = INFINITY, ex = 0, ey = 0;
+        double s = g->rad[k] + g->rad[j], bestgap = INFINITY, ex = 0, ey = 0;
         for (a = 0; a < nk; a++)
             for (b = 0; b < nj; b++) {
                 double x1 = dx + ak[a].l * cos(ak[a].th) - aj[b].l * cos(aj[b].th);
@@ -668,12 +816,12 @@ static int do_pair(magdyn_gas *g, int k, int j)
         d = sqrt(ex * ex + ey * ey);
         if (!(d > 0.0)) return 0;
         nx = ex / d; ny = ey / d;
-        if (p->rot >= 0) {
-            w1 = &g->rot[p->rot].omega; ii1 = g->rot[p->rot].inv_inertia;
+        if (rk >= 0) {
+            w1 = &g->rot[rk].omega; ii1 = g->rot[rk].inv_inertia;
             k1 = ak[ba].l * (cos(ak[ba].th) * ny - sin(ak[ba].th) * nx);
         }
-        if (q->rot >= 0) {
-            w2 = &g->rot[q->rot].omega; ii2 = g->rot[q->rot].inv_inertia;
+        if (rj >= 0) {
+            w2 = &g->rot[rj].omega; ii2 = g->rot[rj].inv_inertia;
             k2 = aj[bb].l * (cos(aj[bb].th) * ny - sin(aj[bb].th) * nx);
         }
     }
@@ -681,10 +829,11 @@ static int do_pair(magdyn_gas *g, int k, int j)
     jimp = mdk_impulse(nx, ny, g->e_pair, g->ev[k].inv_mass, ii1, k1, &p->vx, &p->vy, w1,
                        g->ev[j].inv_mass, ii2, k2, &q->vx, &q->vy, w2);
     if (!(jimp > 0.0)) return 0;
+    reanchor(g, k, ak0); reanchor(g, j, aj0);
     ke_accumulate(g);
     g->ke_trans += ke_of(g, k) + ke_of(g, j) - ke0;
     g->obs_virial += jimp * (dx * nx + dy * ny);
-    p->count++; q->count++;
+    g->link[k].count++; g->link[j].count++;
     g->collisions++; g->obs_coll++;
     return 1;
 }
@@ -696,21 +845,23 @@ static int do_wall(magdyn_gas *g, int k, int wall, int end)
     double nx = wall == 0 ? 1.0 : wall == 1 ? -1.0 : 0.0;
     double ny = wall == 2 ? 1.0 : wall == 3 ? -1.0 : 0.0;
     double ke0, jimp, k1 = 0.0, ii = 0.0, wz = 0.0, zero = 0.0, vz0 = 0.0, vz1 = 0.0, *w = &wz;
-    sync(g, k);
-    if (p->rot >= 0) {
-        gas_rotor *q = &g->rot[p->rot];
+    gas_pose a = pose_at(g, k, g->time);
+    int r = g->ev[k].rot;
+    if (r >= 0) {
+        gas_rotor *q = &g->rot[r];
         double l = end ? -q->half_length : q->half_length;
         w = &q->omega; ii = q->inv_inertia;
-        k1 = l * (cos(q->angle) * ny - sin(q->angle) * nx);
+        k1 = l * (cos(a.th) * ny - sin(a.th) * nx);
     }
     ke0 = ke_of(g, k);
     jimp = mdk_impulse(nx, ny, g->e_wall, g->ev[k].inv_mass, ii, k1, &p->vx, &p->vy, w,
                        0.0, 0.0, 0.0, &vz0, &vz1, &zero);
     if (!(jimp > 0.0)) return 0;
+    reanchor(g, k, a);
     ke_accumulate(g);
     g->ke_trans += ke_of(g, k) - ke0;
     g->obs_wall_dp += jimp;
-    p->count++;
+    g->link[k].count++;
     g->wall_collisions++; g->obs_wall++;
     return 1;
 }
@@ -718,16 +869,16 @@ static int do_wall(magdyn_gas *g, int k, int wall, int end)
 static void do_cell(magdyn_gas *g, int k, int dir)
 {
     gas_particle *p = &g->p[k];
-    int cx = p->cell % g->ncx, cy = p->cell / g->ncx;
-    sync(g, k);
+    int cx = g->ev[k].cx, cy = g->ev[k].cy;
     cell_remove(g, k);
+    /* through a periodic edge: the trajectory moves by the box */
     switch (dir) {
-    case 0: if (++cx == g->ncx) { cx = 0; p->x -= g->par.width; } break;
-    case 1: if (--cx < 0) { cx = g->ncx - 1; p->x += g->par.width; } break;
-    case 2: if (++cy == g->ncy) { cy = 0; p->y -= g->par.height; } break;
-    default: if (--cy < 0) { cy = g->ncy - 1; p->y += g->par.height; } break;
+    case 0: if (++cx == g->ncx) { cx = 0; p->x0 -= g->par.width; } break;
+    case 1: if (--cx < 0) { cx = g->ncx - 1; p->x0 += g->par.width; } break;
+    case 2: if (++cy == g->ncy) { cy = 0; p->y0 -= g->par.height; } break;
+    default: if (--cy < 0) { cy = g->ncy - 1; p->y0 += g->par.height; } break;
     }
-    cell_insert(g, k, cy * g->ncx + cx);
+    cell_insert(g, k, cx, cy);
 }
 
 /* Room for at least need heap entries (3 of padding in front). */
@@ -762,7 +913,7 @@ static long long cal_index(const magdyn_gas *g, double t)
 
 /* Queues entry e: into the front heap when due in the current bucket,
  * else onto its bucket's list. */
-static magdyn_status queue_push(magdyn_gas *g, gas_hent e)
+static magdyn_status queue_push(magdyn_gas *g, gas_hent e, int partner)
 {
     long long idx = cal_index(g, e.t);
     int c;
@@ -779,6 +930,7 @@ static magdyn_status queue_push(magdyn_gas *g, gas_hent e)
     c = g->cal_free;
     g->cal_free = g->cal_pool[c].next;
     g->cal_pool[c].e = e;
+    g->cal_pool[c].partner = partner;
     g->cal_pool[c].next = g->cal_bucket[idx & (g->cal_nb - 1)];
     g->cal_bucket[idx & (g->cal_nb - 1)] = c;
     g->cal_count++;
@@ -797,8 +949,11 @@ static magdyn_status cal_drain(magdyn_gas *g, int b)
             if (due && cur) {
                 /* due within a few events: start loading the particle
                  * and its event, so those misses overlap */
+                int j = ce->partner + (ce->partner < 0);    /* particle 0 for none */
                 GAS_PREFETCH(&g->p[ce->e.k]);
                 GAS_PREFETCH(&g->ev[ce->e.k]);
+                GAS_PREFETCH(&g->p[j]);
+                GAS_PREFETCH(&g->ev[j]);
                 if (heap_push(g, ce->e) != MAGDYN_OK) return MAGDYN_ENOMEM;
             }
             *pp = ce->next;
@@ -868,6 +1023,12 @@ static int queue_front(magdyn_gas *g)
     return 1;
 }
 
+/* The partner of the earliest event in ev, or -1 if that is no pair event. */
+static int partner_of(const gas_event *ev)
+{
+    return (ev->partner + 1) * (ev->tp <= ev->to) - 1;     /* no branch: a coin toss */
+}
+
 /* Makes t the time of particle k's next event (INFINITY: none). */
 static magdyn_status schedule(magdyn_gas *g, int k, double t)
 {
@@ -875,7 +1036,7 @@ static magdyn_status schedule(magdyn_gas *g, int k, double t)
     g->ver[k]++;
     if (!(t < INFINITY)) return MAGDYN_OK;
     e.t = t; e.k = k; e.ver = g->ver[k];
-    return queue_push(g, e);
+    return queue_push(g, e, partner_of(&g->ev[k]));
 }
 
 /*
@@ -927,12 +1088,14 @@ static magdyn_status queue_build(magdyn_gas *g)
         if (t < INFINITY) {
             gas_hent e;
             e.t = t; e.k = k; e.ver = g->ver[k];
-            if ((st = queue_push(g, e)) != MAGDYN_OK) return st;
+            if ((st = queue_push(g, e, partner_of(ev))) != MAGDYN_OK) return st;
         }
     }
     return MAGDYN_OK;
 }
 
+/* A new epoch after this many events per particle (and 1024). */
+#define EPOCH_EVENTS_PER_PARTICLE 8
 /* Below this many particles everything stays in cache: no sorting. */
 #define SORT_MIN_PARTICLES 4096
 /* Re-sort after this many events per particle. */
@@ -959,7 +1122,7 @@ static int sort_cmp(const void *a, const void *b)
 }
 
 /*
- * Renumbers the particles (all synchronised, events to be predicted
+ * Renumbers the particles (events to be predicted
  * afresh) in z-order of their cells, so that particles near in space are
  * near in memory: a neighbour scan then touches a few cache lines and
  * pages instead of one per particle.  The callers' indices are kept.
@@ -968,31 +1131,32 @@ static magdyn_status sort_particles(magdyn_gas *g)
 {
     int n = g->n, i, c;
     sort_item *it = malloc((size_t)n * sizeof *it);
+    double *nr = malloc((size_t)g->cap * sizeof *nr);
+    gas_link *nn = malloc((size_t)g->cap * sizeof *nn);
     void *np = NULL, *ne = NULL;
-    if (!it) return MAGDYN_ENOMEM;
-    if (!grow_aligned(&np, 0, (size_t)g->cap, sizeof *g->p) ||
+    if (!it || !nr || !nn || !grow_aligned(&np, 0, (size_t)g->cap, sizeof *g->p) ||
         !grow_aligned(&ne, 0, (size_t)g->cap, sizeof *g->ev)) {
-        free(it); free(np); free(ne);
+        free(it); free(nr); free(nn); free(np); free(ne);
         return MAGDYN_ENOMEM;
     }
     for (i = 0; i < n; i++) {
-        c = g->p[i].cell;
-        it[i].key = morton((unsigned)(c % g->ncx), (unsigned)(c / g->ncx));
+        it[i].key = morton((unsigned)g->ev[i].cx, (unsigned)g->ev[i].cy);
         it[i].k = i;
     }
     qsort(it, (size_t)n, sizeof *it, sort_cmp);
     for (i = 0; i < n; i++) {
-        gas_particle *p = (gas_particle *)np + i;
         gas_event *e = (gas_event *)ne + i;
-        *p = g->p[it[i].k];
+        ((gas_particle *)np)[i] = g->p[it[i].k];
         *e = g->ev[it[i].k];
-        if (p->rot >= 0) g->rot_k[e->ext] = i; else g->disc_k[e->ext] = i;
+        nr[i] = g->rad[it[i].k];
+        nn[i] = g->link[it[i].k];
+        if (e->rot >= 0) g->rot_k[e->ext] = i; else g->disc_k[e->ext] = i;
     }
-    free(g->p); free(g->ev); free(it);
-    g->p = np; g->ev = ne;
+    free(g->p); free(g->ev); free(g->rad); free(g->link); free(it);
+    g->p = np; g->ev = ne; g->rad = nr; g->link = nn;
     /* g->ver needs no renumbering: the queue is built afresh after this */
     for (c = 0; c < g->ncx * g->ncy; c++) g->head[c] = -1;
-    for (i = n - 1; i >= 0; i--) cell_insert(g, i, g->p[i].cell);
+    for (i = n - 1; i >= 0; i--) cell_insert(g, i, g->ev[i].cx, g->ev[i].cy);
     g->sorted_at = g->events;
     return MAGDYN_OK;
 }
@@ -1005,27 +1169,37 @@ static magdyn_status prime(magdyn_gas *g)
     /* the finest grid for the final number of particles */
     if ((st = grid_build(g, g->max_reach, g->n)) != MAGDYN_OK) return st;
     if (g->n >= SORT_MIN_PARTICLES && (st = sort_particles(g)) != MAGDYN_OK) return st;
+    g->mono_rad = g->n > 0 ? g->rad[0] : -1.0;
+    for (k = 1; k < g->n; k++)
+        if (g->rad[k] != g->mono_rad) g->mono_rad = -1.0;
     for (k = 0; k < g->n; k++) predict(g, k);
     if ((st = queue_build(g)) != MAGDYN_OK) return st;
     g->primed = 1;
     return MAGDYN_OK;
 }
 
-/* Moves every particle to g->time, then makes g->time the new epoch origin. */
+/* Makes g->time the new epoch origin. */
 static void rebase(magdyn_gas *g)
 {
     double t = g->time;
     int k;
     ke_accumulate(g);
     for (k = 0; k < g->n; k++) {
-        sync(g, k);
-        g->p[k].t0 = 0.0;
+        gas_particle *p = &g->p[k];
+        int r = g->ev[k].rot;
+        p->x0 += p->vx * t; p->y0 += p->vy * t;
+        if (r >= 0) {
+            gas_rotor *q = &g->rot[r];
+            q->angle0 += q->omega * t;
+            if (fabs(q->angle0) > 64.0 * MAGDYN_PI) q->angle0 = remainder(q->angle0, 2.0 * MAGDYN_PI);
+        }
         g->ev[k].tp -= t;
         g->ev[k].to -= t;
     }
     g->obs_t_acc -= t;
     g->t_base += t;
     g->time = 0.0;
+    g->epoch_at = g->events;
     /* the calendar is laid out in epoch times: build it afresh */
     if (g->primed && queue_build(g) != MAGDYN_OK) g->primed = 0;
 }
@@ -1041,7 +1215,7 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
     if (te < g->time) return MAGDYN_ESTATE;
     if (g->n == 0) { g->time = te; rebase(g); return MAGDYN_OK; }
     /* particles drift apart from their memory neighbours: re-sort now and
-     * then (all are synchronised between calls, so a fresh start is exact) */
+     * then (between calls a fresh start is exact) */
     if (g->primed && g->n >= SORT_MIN_PARTICLES &&
         g->events - g->sorted_at > (long long)SORT_EVENTS_PER_PARTICLE * g->n)
         g->primed = 0;
@@ -1050,6 +1224,14 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
     while (st == MAGDYN_OK) {
         gas_hent top;
         int any;
+        /* a new epoch now and then keeps |vx t|, and so the rounding of the
+         * trajectories' origins, small (gas_impl.h) */
+        if (g->events - g->epoch_at > EPOCH_EVENTS_PER_PARTICLE * (long long)g->n + 1024) {
+            last -= g->time;
+            rebase(g);
+            if (!g->primed) { st = MAGDYN_ENOMEM; break; }
+            te = t_end - g->t_base;
+        }
         /* buckets far too narrow for the present event rate (the gas has
          * cooled, say): lay the calendar out afresh */
         if (++g->cal_pops > g->n + 64) {
@@ -1080,9 +1262,8 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
         g->events++; g->obs_events++;
         if (ev->tp <= ev->to) {
             int j = ev->partner;
-            if (g->p[j].count != ev->pcount) {
+            if (g->link[j].count != ev->pcount) {
                 g->stale++; g->obs_stale++;
-                sync(g, k);
                 st = schedule(g, k, predict(g, k));
             } else if (do_pair(g, k, j)) {
                 st = schedule(g, k, predict(g, k));
@@ -1116,16 +1297,14 @@ static double wrap(double x, double len) { return x - len * floor(x / len); }
 magdyn_status magdyn_gas_get_disc(const magdyn_gas *g, int i, magdyn_disc *out)
 {
     const gas_particle *p;
-    double dt;
     if (!g || !out || i < 0 || i >= g->n_disc) return MAGDYN_EINVAL;
     p = &g->p[g->disc_k[i]];
-    dt = g->time - p->t0;
-    out->r = magdyn_v2(p->x + p->vx * dt, p->y + p->vy * dt);
+    out->r = magdyn_v2(p->x0 + p->vx * g->time, p->y0 + p->vy * g->time);
     if (g->par.periodic)
         out->r = magdyn_v2(wrap(out->r.x, g->par.width), wrap(out->r.y, g->par.height));
     out->v = magdyn_v2(p->vx, p->vy);
     out->mass = g->ev[g->disc_k[i]].mass;
-    out->radius = p->rad;
+    out->radius = g->rad[g->disc_k[i]];
     return MAGDYN_OK;
 }
 
@@ -1133,23 +1312,21 @@ magdyn_status magdyn_gas_get_rotor(const magdyn_gas *g, int i, magdyn_rotor *out
 {
     const gas_particle *p;
     const gas_rotor *q;
-    double dt;
     int k;
     if (!g || !out || i < 0 || i >= g->n_rot) return MAGDYN_EINVAL;
     k = g->rot_k[i];
     p = &g->p[k];
-    q = &g->rot[p->rot];
-    dt = g->time - p->t0;
-    out->r = magdyn_v2(p->x + p->vx * dt, p->y + p->vy * dt);
+    q = &g->rot[g->ev[k].rot];
+    out->r = magdyn_v2(p->x0 + p->vx * g->time, p->y0 + p->vy * g->time);
     if (g->par.periodic)
         out->r = magdyn_v2(wrap(out->r.x, g->par.width), wrap(out->r.y, g->par.height));
     out->v = magdyn_v2(p->vx, p->vy);
-    out->angle = remainder(q->angle + q->omega * dt, 2.0 * MAGDYN_PI);
+    out->angle = remainder(q->angle0 + q->omega * g->time, 2.0 * MAGDYN_PI);
     out->omega = q->omega;
     out->mass = g->ev[k].mass;
     out->inertia = q->inertia;
     out->half_length = q->half_length;
-    out->end_radius = p->rad;
+    out->end_radius = g->rad[k];
     return MAGDYN_OK;
 }
 

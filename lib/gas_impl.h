@@ -11,32 +11,40 @@
 enum { EV_NONE = 0, EV_PAIR, EV_CELL, EV_WALL };
 
 /*
- * Hot per-particle state, 64 bytes: the trajectory is x + vx (t - t0) from
- * the particle's own time t0 (particles are advanced lazily, only when an
- * event touches them).  count grows with every change of the velocity, so
- * an event predicted against a partner's old trajectory is recognised as
- * stale.
+ * Hot per-particle state, 32 bytes (two particles a cache line): the
+ * trajectory is (x0 + vx t, y0 + vy t) in the time t of the current epoch,
+ * so a neighbour scan needs no per-particle time.  The epoch is short
+ * (gas.c, rebase), which keeps |vx t| and so the rounding of x0 near the
+ * size of the box.  The rest of a particle lives apart: what the scan also
+ * reads in dense arrays of its own (radius; cell link and count), the rest
+ * in its gas_event.
  */
 typedef struct {
-    double x, y, vx, vy, t0;
-    double rad;       /* disc: radius; rotor: end_radius */
-    int count;
-    int cell;
-    int next;         /* next particle in the same cell, -1 at the end */
-    int rot;          /* -1 for a disc, else index into g->rot */
+    double x0, y0, vx, vy;
 } gas_particle;
 
-/* Rotor extras; angle is the rod direction at the particle's t0. */
+/*
+ * A particle's cell link and count, together: a scan reads the link of
+ * every particle it passes and then the count of the partner it keeps.
+ * count grows with every change of the velocity, so that an event
+ * predicted against a partner's old trajectory is recognised as stale.
+ */
 typedef struct {
-    double angle, omega, inv_inertia, inertia, half_length;
-} gas_rotor;
+    int next;         /* next particle in the same cell, -1 at the end */
+    int count;
+} gas_link;
 
+/* Rotor extras; angle0 is the rod direction at epoch time 0 (the angle at
+ * t is angle0 + omega t, as for the position). */
+typedef struct {
+    double angle0, omega, inv_inertia, inertia, half_length;
+} gas_rotor;
 
 /*
  * The pending events of a particle: its earliest predicted pair collision
  * and, apart, its next cell crossing or wall collision; the heap holds the
  * earlier of the two.  Keeping the pair apart lets a cell crossing scan only
- * the cells it brings into reach.
+ * the cells it brings into reach.  Also the particle's colder state.
  */
 typedef struct {
     double tp;        /* pair collision time, INFINITY for none */
@@ -44,13 +52,15 @@ typedef struct {
     double mass, inv_mass;
     int partner;      /* the pair partner */
     int pcount;       /* the partner's count at prediction */
-    int otype;        /* EV_CELL, EV_WALL or EV_NONE */
-    int oarg;         /* EV_CELL: direction 0-3 (+x, -x, +y, -y); EV_WALL: wall 0-3 */
-    int oend;         /* EV_WALL of a rotor: the end that touches */
-    int spare;        /* unused: keeps the record at 64 bytes */
+    signed char otype;  /* EV_CELL, EV_WALL or EV_NONE */
+    signed char oarg;   /* EV_CELL: direction 0-3 (+x, -x, +y, -y); EV_WALL: wall 0-3 */
+    signed char oend;   /* EV_WALL of a rotor: the end that touches */
+    signed char spare;
+    int cx, cy;       /* the particle's cell (apart: no division to find it) */
+    int rot;          /* -1 for a disc, else index into g->rot */
     int species;
     int ext;          /* index returned to the caller (per kind) */
-} gas_event;          /* 64 bytes: the second cache line of a particle */
+} gas_event;          /* 64 bytes, one cache line */
 
 /* A heap entry: a particle, the time of its earliest event, and the
  * version that tells whether the entry is still the particle's current one. */
@@ -59,8 +69,9 @@ typedef struct { double t; int k; unsigned ver; } gas_hent;
 /* Buckets whose entry lists are prefetched ahead of the current one (gas.c, cal_lookahead). */
 #define CAL_AHEAD 16
 
-/* A calendar entry: a heap entry and the next entry of its bucket. */
-typedef struct { gas_hent e; int next; int pad; } gas_cent;
+/* A calendar entry: a heap entry, the next entry of its bucket, and the
+ * pair partner (or -1) to prefetch when the entry falls due. */
+typedef struct { gas_hent e; int next; int partner; } gas_cent;
 
 struct magdyn_gas {
     magdyn_gas_params par;
@@ -70,6 +81,10 @@ struct magdyn_gas {
     int n, cap;
     gas_particle *p;
     gas_event *ev;
+    double *rad;             /* disc: radius; rotor: end_radius */
+    gas_link *link;
+    double mono_rad;         /* the radius of every particle, or -1 if they differ */
+    long long epoch_at;      /* g->events at the start of the epoch */
     /* version of each particle's current queue entry, apart and dense (4
      * bytes a particle, so it stays in L2): the calendar checks it for
      * every entry it passes, superseded ones included, and a miss on the

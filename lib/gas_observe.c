@@ -32,8 +32,8 @@ magdyn_status magdyn_gas_observe(const magdyn_gas *g, int species, magdyn_gas_ob
         e_trans += 0.5 * m * (p->vx * p->vx + p->vy * p->vy);
         o.momentum.x += m * p->vx;
         o.momentum.y += m * p->vy;
-        if (p->rot >= 0) {
-            const gas_rotor *q = &g->rot[p->rot];
+        if (g->ev[k].rot >= 0) {
+            const gas_rotor *q = &g->rot[g->ev[k].rot];
             e_rot += 0.5 * q->inertia * q->omega * q->omega;
             o.spin += q->inertia * q->omega;
             o.rotors++;
