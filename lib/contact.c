@@ -18,71 +18,101 @@
 #include <float.h>
 #include <magdyn/contact.h>
 #include "contact_impl.h"
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
-/* The polygon part with sgn * p[c] <= h, p = (x, y, z) in reference-face
- * coordinates.  Vertices up to slack beyond the line count as on it (so
- * coincident edges do not split into pairs of points); new vertices lie
- * exactly on the line. */
-static int clip_side(double (*in)[3], int n, double (*out)[3], int c, double sgn, double h,
-                     double slack)
+/* s < 0 ? 0 : s > 1 ? 1 : s, without a branch: gcc branches on the
+ * ternaries, maxsd and minsd are exactly these selects. */
+static OBB_INLINE double clamp01(double s)
 {
+#ifdef __SSE2__
+    return _mm_cvtsd_f64(_mm_min_sd(_mm_set_sd(1.0), _mm_max_sd(_mm_set_sd(0.0), _mm_set_sd(s))));
+#else
+    return s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
+#endif
+}
+
+/* Room for a clipped polygon: at most 8 vertices, and the clip writes one
+ * slot past its last one (see clip_side). */
+#define POLY_CAP 18
+
+/* A polygon in reference-face coordinates, coordinate by coordinate:
+ * v[0], v[1] in the face plane, v[2] along its normal. */
+typedef struct { double v[3][POLY_CAP]; } poly_t;
+
+/*
+ * Sutherland-Hodgman against the line sgn * p[c] <= h, p = (x, y, z) in
+ * reference-face coordinates, without a branch on the data (random
+ * polygons mispredict every one): every vertex and crossing is written and
+ * the count advances only when it belongs to the result.  Vertices up to
+ * slack beyond the line count as on it (so coincident edges do not split
+ * into pairs of points); new vertices lie exactly on the line.  A line the
+ * polygon lies within leaves it unchanged, so all four are always applied.
+ * in must have a slot at n for the wrap-around copy of vertex 0.
+ */
+static OBB_INLINE int clip_side(poly_t *in, int n, poly_t *out, int c, double sgn, double h, double slack)
+{
+    const int o = 1 - c;
+    const double lim = h + slack;
+    const double *pc = in->v[c], *po = in->v[o], *pz = in->v[2];
+    double *qc = out->v[c], *qo = out->v[o], *qz = out->v[2];
     int i, m = 0;
-    double lim = h + slack;
+    in->v[0][n] = in->v[0][0]; in->v[1][n] = in->v[1][0]; in->v[2][n] = in->v[2][0];
     for (i = 0; i < n; i++) {
-        const double *p = in[i], *q = in[i + 1 == n ? 0 : i + 1];
-        double dp = sgn * p[c] - lim, dq = sgn * q[c] - lim;
-        if (dp <= 0.0) {
-            out[m][0] = p[0]; out[m][1] = p[1]; out[m][2] = p[2];
-            m++;
-        }
-        if ((dp < 0.0 && dq > 0.0) || (dp > 0.0 && dq < 0.0)) {
-            /* where the edge crosses the line itself */
-            double ep = sgn * p[c] - h, eq = sgn * q[c] - h, s = ep / (ep - eq);
-            s = s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
-            out[m][0] = p[0] + s * (q[0] - p[0]);
-            out[m][1] = p[1] + s * (q[1] - p[1]);
-            out[m][2] = p[2] + s * (q[2] - p[2]);
-            out[m][c] = sgn * h;
-            m++;
-        }
+        double dp = sgn * pc[i] - lim, dq = sgn * pc[i + 1] - lim;
+        /* where the edge crosses the line itself */
+        double ep = sgn * pc[i] - h, eq = sgn * pc[i + 1] - h, s = ep / (ep - eq);
+        int cross = ((dp < 0.0) & (dq > 0.0)) | ((dp > 0.0) & (dq < 0.0));
+        s = clamp01(s);
+        qc[m] = pc[i]; qo[m] = po[i]; qz[m] = pz[i];
+        m += dp <= 0.0;
+        qc[m] = sgn * h;
+        qo[m] = po[i] + s * (po[i + 1] - po[i]);
+        qz[m] = pz[i] + s * (pz[i + 1] - pz[i]);
+        m += cross;
     }
-    return m;
+    /* (a convex polygon gains at most one vertex a line; rounding could
+     * only add more for vertices within ulps of the line) */
+    return m < 8 ? m : 8;
 }
 
 /* Of n (5..8) points in convex polygon order, the 4 that contain the deepest
  * one and span the largest quadrilateral (exhaustively: at most 35 choices,
  * each area a sum of 4 precomputed cross products); idx receives them in
- * polygon order. */
-static void reduce4(double (*p)[3], const double *depth, int n, int *idx)
+ * polygon order.  The choices run over the triples of the other points
+ * (o, in order) with the deepest merged in by selects, not branches. */
+static void reduce4(const poly_t *p, const double *depth, int n, int *idx)
 {
+    const double *x = p->v[0], *y = p->v[1];
     double cr[8][8], best = -1.0;
-    int deep = 0, i, j, k, l, q[4] = {0, 1, 2, 3};
-    for (i = 1; i < n; i++)
-        if (depth[i] > depth[deep]) deep = i;
+    int deep = 0, i, j, k, l, m = 0, o[8], q = 0x3210;
+    for (i = 1; i < n; i++) deep = depth[i] > depth[deep] ? i : deep;
+    for (i = 0; i < n; i++) {
+        o[m] = i;
+        m += i != deep;
+    }
     /* (x - y = -(y - x) exactly, so half the products suffice) */
     for (i = 0; i < n; i++)
         for (j = i + 1; j < n; j++) {
-            cr[i][j] = p[i][0] * p[j][1] - p[j][0] * p[i][1];
+            cr[i][j] = x[i] * y[j] - x[j] * y[i];
             cr[j][i] = -cr[i][j];
         }
-    for (j = 0; j < n; j++)
-        for (k = j + 1; k < n; k++)
-            for (l = k + 1; l < n; l++) {
-                int s0, s1, s2, s3;
-                double area;
-                if (j == deep || k == deep || l == deep) continue;
+    for (j = 0; j < m; j++)
+        for (k = j + 1; k < m; k++)
+            for (l = k + 1; l < m; l++) {
                 /* the four indices in increasing (polygon) order */
-                if (deep < j) { s0 = deep; s1 = j; s2 = k; s3 = l; }
-                else if (deep < k) { s0 = j; s1 = deep; s2 = k; s3 = l; }
-                else if (deep < l) { s0 = j; s1 = k; s2 = deep; s3 = l; }
-                else { s0 = j; s1 = k; s2 = l; s3 = deep; }
-                area = fabs(cr[s0][s1] + cr[s1][s2] + cr[s2][s3] + cr[s3][s0]);
-                if (area > best) {
-                    best = area;
-                    q[0] = s0; q[1] = s1; q[2] = s2; q[3] = s3;
-                }
+                int oj = o[j], ok = o[k], ol = o[l];
+                int s0 = deep < oj ? deep : oj;
+                int s1 = deep < oj ? oj : deep < ok ? deep : ok;
+                int s2 = deep < ok ? ok : deep < ol ? deep : ol;
+                int s3 = deep < ol ? ol : deep;
+                double area = fabs(cr[s0][s1] + cr[s1][s2] + cr[s2][s3] + cr[s3][s0]);
+                int better = area > best;
+                q = better ? s0 | s1 << 4 | s2 << 8 | s3 << 12 : q;
+                best = better ? area : best;
             }
-    idx[0] = q[0]; idx[1] = q[1]; idx[2] = q[2]; idx[3] = q[3];
+    idx[0] = q & 15; idx[1] = q >> 4 & 15; idx[2] = q >> 8 & 15; idx[3] = q >> 12 & 15;
 }
 
 /*
@@ -97,7 +127,8 @@ static int face_contact(const obb_pair *P, int ref_is_a, int r, double sigma, do
     int r1 = r == 2 ? 0 : r + 1, r2 = r == 0 ? 2 : r - 1, k, k1, k2, i, n, kept;
     const double *hR = ref_is_a ? P->ha : P->hb, *hI = ref_is_a ? P->hb : P->ha;
     double ax[3][3], d0[3], hu = hR[r1], hv = hR[r2], hr = hR[r], dk[3], sk, tol;
-    double c[3], e1[3], e2[3], poly[8][3], tmp[8][3], depth[8], (*cur)[3];
+    double c[3], e1[3], e2[3], depth[8];
+    poly_t A, B;
     obb_frame F;
     int idx[8];
 
@@ -129,69 +160,44 @@ static int face_contact(const obb_pair *P, int ref_is_a, int r, double sigma, do
     e1[0] = hI[k1] * ax[k1][r1]; e1[1] = hI[k1] * ax[k1][r2]; e1[2] = sigma * hI[k1] * ax[k1][r];
     e2[0] = hI[k2] * ax[k2][r1]; e2[1] = hI[k2] * ax[k2][r2]; e2[2] = sigma * hI[k2] * ax[k2][r];
     for (i = 0; i < 3; i++) {
-        poly[0][i] = c[i] + e1[i] + e2[i];
-        poly[1][i] = c[i] - e1[i] + e2[i];
-        poly[2][i] = c[i] - e1[i] - e2[i];
-        poly[3][i] = c[i] + e1[i] - e2[i];
+        A.v[i][0] = c[i] + e1[i] + e2[i];
+        A.v[i][1] = c[i] - e1[i] + e2[i];
+        A.v[i][2] = c[i] - e1[i] - e2[i];
+        A.v[i][3] = c[i] + e1[i] - e2[i];
     }
     /* a hair of slack so that coincident edges do not split into pairs */
     tol = 1e-12 * (hu + hv + hr + hI[0] + hI[1] + hI[2]);
-    /* a side the polygon lies within (to the slack) leaves it unchanged:
-     * skip it (small incident faces often need no clipping at all).  Until
-     * the first clip the polygon is the parallelogram c +- e1 +- e2, whose
-     * vertices lie within |e1| + |e2| of c up to 2 roundings; after it the
-     * vertices are searched. */
-    cur = poly;
-    n = 4;
-    {
-        double (*spare)[3] = tmp, (*t)[3];
-        double ext[2], mag;
-        int side, clipped = 0;
-        ext[0] = fabs(e1[0]) + fabs(e2[0]);
-        ext[1] = fabs(e1[1]) + fabs(e2[1]);
-        for (side = 0; side < 4; side++) {
-            int cc = side >> 1;
-            double sgn = side & 1 ? -1.0 : 1.0, h = cc ? hv : hu, lim = h + tol, mx = -INFINITY;
-            if (!clipped) {
-                mag = fabs(c[cc]) + ext[cc];
-                if (sgn * c[cc] + ext[cc] + 8.0 * DBL_EPSILON * mag <= lim) continue;
-            } else {
-                for (i = 0; i < n; i++) mx = sgn * cur[i][cc] > mx ? sgn * cur[i][cc] : mx;
-                if (mx <= lim) continue;
-            }
-            clipped = 1;
-            n = clip_side(cur, n, spare, cc, sgn, h, tol);
-            t = cur; cur = spare; spare = t;
-        }
-    }
+    n = clip_side(&A, 4, &B, 0, 1.0, hu, tol);
+    n = clip_side(&B, n, &A, 0, -1.0, hu, tol);
+    n = clip_side(&A, n, &B, 1, 1.0, hv, tol);
+    n = clip_side(&B, n, &A, 1, -1.0, hv, tol);
 
+    /* the vertices at most margin above the reference face, compacted */
     kept = 0;
     for (i = 0; i < n; i++) {
-        double dep = hr - cur[i][2];
-        if (dep >= -margin) {
-            if (kept != i) { cur[kept][0] = cur[i][0]; cur[kept][1] = cur[i][1]; cur[kept][2] = cur[i][2]; }
-            depth[kept++] = dep;
-        }
+        double dep = hr - A.v[2][i];
+        A.v[0][kept] = A.v[0][i]; A.v[1][kept] = A.v[1][i]; A.v[2][kept] = A.v[2][i];
+        depth[kept] = dep;
+        kept += dep >= -margin;
     }
     if (kept == 0) {
         out->count = 0;
         return 0;
     }
     if (kept > 4) {
-        reduce4(cur, depth, kept, idx);
+        reduce4(&A, depth, kept, idx);
         n = 4;
     } else {
-        for (i = 0; i < kept; i++) idx[i] = i;
+        idx[0] = 0; idx[1] = 1; idx[2] = 2; idx[3] = 3;
         n = kept;
     }
     /* back to the inertial frame, halfway between the two surfaces */
     obb_frame_of(ref, &F);
     for (i = 0; i < n; i++) {
-        const double *p = cur[idx[i]];
-        double h = 0.5 * sigma * (p[2] + hr), q[3];
+        double px = A.v[0][idx[i]], py = A.v[1][idx[i]], h = 0.5 * sigma * (A.v[2][idx[i]] + hr), q[3];
         int j;
         for (j = 0; j < 3; j++)
-            q[j] = F.c[j] + p[0] * F.ax[r1][j] + p[1] * F.ax[r2][j] + h * F.ax[r][j];
+            q[j] = F.c[j] + px * F.ax[r1][j] + py * F.ax[r2][j] + h * F.ax[r][j];
         out->point[i] = magdyn_v3(q[0], q[1], q[2]);
         out->depth[i] = depth[idx[i]];
     }
