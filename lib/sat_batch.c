@@ -21,6 +21,7 @@
  * gcc's -std=c11 does this) */
 #pragma STDC FP_CONTRACT OFF
 #endif
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <magdyn/sat.h>
@@ -73,60 +74,94 @@ BLOCK_FN m4 valid4(v4 cx, v4 cy, v4 cz, v4 hx, v4 hy, v4 hz, v4 n2)
 /* lane-wise x > y ? x : y, as the scalar core's running maxima */
 BLOCK_FN v4 vmax(v4 x, v4 y) { return vsel(x > y, x, y); }
 
+/* how many blocks of four pairs the manifold batch tests before it finishes
+ * the tests of the pairs within margin and clips them: their records
+ * (about 1.9 kB a block) stay in L1 */
+#define SUB_BLOCKS 8
+
 /*
- * The rest of obb_sat_core (full = 1, stop = margin) for the lanes with
- * res > 0, from the face separations fs (axes 0-5), tb = t . b_j and the
- * edge numerators and squared lengths (axes 6-14), lane by lane through the
- * same steps (obb_edge_step): the separation, the axis, the best face and
- * the normal into R; res[l] becomes 0 where an edge axis lies beyond
- * margin.
+ * What block4 leaves for the manifold, all four lanes: the pair as
+ * obb_pair_of gives it, tb = t . b_j, the edge numerators and squared
+ * lengths, and the state of obb_sat_core (full = 1) after the face axes
+ * (sepmax, best, axis, x); cand has bit k - 6 set for the edge axes k whose
+ * test (obb_edge_step) passes with this x.  The edge steps only raise x,
+ * and the test only gets stricter as x rises, so the other edge axes never
+ * pass and the lane's remaining steps are those of cand alone.
  */
-BLOCK_FN void full4(const v4 *fs, const v4 *tb, const v4 *num, const v4 *len2, double margin,
-                    const obb_pair *P, int *res, obb_sat *R)
+typedef struct {
+    v4 C[3][3], ta[3], ha[3], hb[3], ka, tb[3], num[9], len2[9];
+    v4 sepmax, best, x, tol, scale;
+    m4 axis, cand;
+} blockrec;
+
+/* obb_sat_core's face loop and the edge axes' test, lane-wise into rec,
+ * with the scalar expressions in the same order */
+BLOCK_FN void faces4(const v4 *fs, v4 scale, v4 tol, blockrec *rec)
 {
-    v4 bf = fs[0];
-    int k, l;
-    for (k = 1; k < 6; k++) bf = vmax(fs[k], bf);
-    for (l = 0; l < 4; l++) {
-        const obb_pair *p = &P[l];
-        obb_sat *o = &R[l];
-        double scale, tol, best = -INFINITY, sepmax = bf[l], x;
-        int axis = 0;
-        if (res[l] <= 0) continue;
-        scale = p->ha[0] + p->ha[1] + p->ha[2] + p->hb[0] + p->hb[1] + p->hb[2];
-        tol = obb_tie_tol(p, scale);
-        for (k = 0; k < 6; k++)
-            if (fs[k][l] > best + tol) { best = fs[k][l]; axis = k; }
-        o->face_axis = axis;
-        o->face_sep = best;
-        x = sepmax < best + tol ? sepmax : best + tol;
-        for (k = 0; k < 9; k++)
-            if (!obb_edge_step(num[k][l], len2[k][l], 6 + k, bf[l], margin, tol, scale, &sepmax, &best,
-                               &axis, &x))
-                break;
-        if (k < 9) { res[l] = 0; continue; }
-        o->sep = sepmax;
-        o->axis = axis;
-        {
-            const double tbl[3] = {tb[0][l], tb[1][l], tb[2][l]};
-            obb_axis_normal(p, axis, tbl, o->nl);
-        }
+    const double hi2 = OBB_BLEND_HI * OBB_BLEND_HI, lo2 = OBB_BLEND_LO * OBB_BLEND_LO;
+    v4 sepmax = fs[0], best = {-INFINITY, -INFINITY, -INFINITY, -INFINITY}, x, xx;
+    m4 axis = {0, 0, 0, 0}, cand = {0, 0, 0, 0};
+    int k;
+    for (k = 0; k < 6; k++) {
+        m4 up = fs[k] > best + tol;
+        if (k) sepmax = vmax(fs[k], sepmax);
+        best = vsel(up, fs[k], best);
+        axis = (up & k) | (~up & axis);
     }
+    x = vsel(sepmax < best + tol, sepmax, best + tol);
+    xx = x * vabs(x);
+    for (k = 0; k < 9; k++) {
+        const v4 nu = rec->num[k], l2 = rec->len2[k];
+        m4 g = (nu * vabs(nu) > xx * l2) | (l2 < hi2) | ((nu > 0.0) & (x <= 0.0));
+        cand |= g & (l2 > lo2) & (1LL << k);
+    }
+    rec->sepmax = sepmax; rec->best = best; rec->x = x; rec->tol = tol; rec->scale = scale;
+    rec->axis = axis; rec->cand = cand;
+}
+
+/* Lane l of rec: the rest of obb_sat_core (full = 1, stop = margin) into o
+ * (all but the normal), and the pair into P.  0 when an edge axis lies
+ * beyond margin. */
+static inline __attribute__((always_inline)) int finish_lane(const blockrec *rec, int l, const magdyn_obb *a,
+                                                             double margin, obb_pair *P, obb_sat *o)
+{
+    double sepmax = rec->sepmax[l], best = rec->best[l], x = rec->x[l];
+    double tol = rec->tol[l], scale = rec->scale[l], bestface = sepmax;
+    int axis = (int)rec->axis[l], i, j;
+    unsigned bits = (unsigned)rec->cand[l];
+    o->face_axis = o->axis = axis;
+    o->face_sep = best;
+    for (; bits; bits &= bits - 1) {
+        int k = __builtin_ctz(bits);
+        if (!obb_edge_step(rec->num[k][l], rec->len2[k][l], 6 + k, bestface, margin, tol, scale, &sepmax,
+                           &best, &axis, &x))
+            return 0;
+    }
+    o->sep = sepmax;
+    o->axis = axis;
+    for (i = 0; i < 3; i++) {
+        for (j = 0; j < 3; j++) P->C[i][j] = rec->C[i][j][l];
+        P->ta[i] = rec->ta[i][l];
+        P->ha[i] = rec->ha[i][l];
+        P->hb[i] = rec->hb[i][l];
+    }
+    P->qa = a->orientation;
+    P->ka = rec->ka[l];
+    return 1;
 }
 
 /*
  * Four pairs (A[l], B[l]), tested to within margin (0 for the overlap
  * test): res[l] = 1 within margin on every axis, 0 apart (bounding spheres
  * or an axis), -1 a bad box, 2 when an edge axis lies in the hand-over band
- * and the single test must decide.  With P non-NULL (the manifold), when
- * some lane is within margin, P[l] receives the pair as obb_pair_of gives
- * it and R[l] what obb_sat_core(P[l], margin, full = 1) gives, and res[l] is
- * 1 where that is within margin (0 where an edge axis is not).  The
- * expressions are those of obb_spheres_apart, obb_pair_of and
- * obb_sat_core, in the same order.
+ * and the single test must decide.  With rec non-NULL (the manifold), rec
+ * receives the lanes' state for finish_lane, which decides the edge axes
+ * (res[l] > 0 then means within margin on the face axes, and on the edge
+ * axes for margin 0 outside the band).  The expressions are those of
+ * obb_spheres_apart, obb_pair_of and obb_sat_core, in the same order.
  */
 BLOCK_FN void block4(const magdyn_obb *const *A, const magdyn_obb *const *B, double margin,
-                     obb_pair *P, obb_sat *R, int *res)
+                     blockrec *rec, int *res)
 {
     const double hi2 = OBB_BLEND_HI * OBB_BLEND_HI, lo2 = OBB_BLEND_LO * OBB_BLEND_LO;
     const v4 qaw = GATHER(A, orientation.w), qax = GATHER(A, orientation.x);
@@ -184,22 +219,25 @@ BLOCK_FN void block4(const magdyn_obb *const *A, const magdyn_obb *const *B, dou
      * -1, so 1 - band is 1 or 2, and ~valid is -1 */
     r = (valid & ~(sep | apart) & (1 - band)) | ~valid;
     for (l = 0; l < 4; l++) res[l] = (int)r[l];
-    if (!P || !(res[0] > 0 || res[1] > 0 || res[2] > 0 || res[3] > 0)) return;
-    for (l = 0; l < 4; l++) {
-        obb_pair *p = &P[l];
-        if (res[l] <= 0) continue;
-        p->C[0][0] = c00[l]; p->C[0][1] = c01[l]; p->C[0][2] = c02[l];
-        p->C[1][0] = c10[l]; p->C[1][1] = c11[l]; p->C[1][2] = c12[l];
-        p->C[2][0] = c20[l]; p->C[2][1] = c21[l]; p->C[2][2] = c22[l];
-        p->ta[0] = ta0[l]; p->ta[1] = ta1[l]; p->ta[2] = ta2[l];
-        p->ha[0] = a0[l]; p->ha[1] = a1[l]; p->ha[2] = a2[l];
-        p->hb[0] = b0[l]; p->hb[1] = b1[l]; p->hb[2] = b2[l];
-        p->qa = A[l]->orientation;
-        p->ka = ka[l];
+    if (!rec) return;
+    rec->C[0][0] = c00; rec->C[0][1] = c01; rec->C[0][2] = c02;
+    rec->C[1][0] = c10; rec->C[1][1] = c11; rec->C[1][2] = c12;
+    rec->C[2][0] = c20; rec->C[2][1] = c21; rec->C[2][2] = c22;
+    rec->ta[0] = ta0; rec->ta[1] = ta1; rec->ta[2] = ta2;
+    rec->ha[0] = a0; rec->ha[1] = a1; rec->ha[2] = a2;
+    rec->hb[0] = b0; rec->hb[1] = b1; rec->hb[2] = b2;
+    rec->tb[0] = tb0; rec->tb[1] = tb1; rec->tb[2] = tb2;
+    rec->ka = ka;
+    for (l = 0; l < 9; l++) {
+        rec->num[l] = num[l];
+        rec->len2[l] = len2[l];
     }
     {
-        const v4 tb[3] = {tb0, tb1, tb2};
-        full4(fs, tb, num, len2, margin, P, res, R);
+        /* obb_tie_tol */
+        v4 scale = a0 + a1 + a2 + b0 + b1 + b2;
+        v4 tol = OBB_TIE_REL * (scale + vabs(ta0) + vabs(ta1) + vabs(ta2));
+        tol = vsel(tol <= DBL_MAX, tol, (v4){DBL_MAX, DBL_MAX, DBL_MAX, DBL_MAX});
+        faces4(fs, scale, tol, rec);
     }
 }
 
@@ -220,20 +258,10 @@ static inline __attribute__((always_inline)) void prefetch_ahead(const magdyn_ob
     }
 }
 
-/*
- * The pairs four at a time: the overlap flags (man = NULL) or the
- * manifolds.  Compiled below for AVX2 and for AVX-512 (whose 32 registers
- * hold the whole block without spilling); the library itself is built for
- * baseline x86-64, where these 32-byte vectors would be split in halves and
- * run slower than the single test.
- */
-BLOCK_FN void batch_loop(const magdyn_obb *boxes, int npairs,
-                                                             const int *pairs, double margin,
-                                                             int *overlap, magdyn_manifold *man)
+/* The overlap flags of the pairs, four at a time. */
+BLOCK_FN void overlap_loop(const magdyn_obb *boxes, int npairs, const int *pairs, int *overlap)
 {
     const magdyn_obb *A[4], *B[4];
-    obb_pair P[4];
-    obb_sat R[4];
     int k, l, res[4];
     for (k = 0; k + 4 <= npairs; k += 4) {
         prefetch_ahead(boxes, npairs, pairs, k);
@@ -241,21 +269,83 @@ BLOCK_FN void batch_loop(const magdyn_obb *boxes, int npairs,
             A[l] = &boxes[pairs[2 * (k + l)]];
             B[l] = &boxes[pairs[2 * (k + l) + 1]];
         }
-        block4(A, B, margin, man ? P : NULL, R, res);
+        block4(A, B, 0.0, NULL, res);
+        for (l = 0; l < 4; l++) overlap[k + l] = res[l] == 2 ? pair_answer(A[l], B[l]) : res[l];
+    }
+    for (; k < npairs; k++) overlap[k] = pair_answer(&boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]]);
+}
+
+/*
+ * The manifolds of nb (<= SUB_BLOCKS) blocks of four pairs from pair k0 on,
+ * in passes that do not branch on the (random) outcome of the one before:
+ * all blocks are tested, the lanes within margin listed; their tests are
+ * finished and they are listed again by kind of axis; then the face and
+ * the edge contacts are clipped, each kind in its own loop.
+ */
+BLOCK_FN void manifold_blocks(const magdyn_obb *boxes, int npairs, const int *pairs, int k0, int nb,
+                              double margin, magdyn_manifold *man)
+{
+    blockrec rec[SUB_BLOCKS];
+    obb_pair P[4 * SUB_BLOCKS];
+    obb_sat R[4 * SUB_BLOCKS];
+    int live[4 * SUB_BLOCKS], face[4 * SUB_BLOCKS], edge[4 * SUB_BLOCKS];
+    int nlive = 0, nface = 0, nedge = 0, b, l, i;
+    for (b = 0; b < nb; b++) {
+        const magdyn_obb *A[4], *B[4];
+        int k = k0 + 4 * b, res[4];
+        prefetch_ahead(boxes, npairs, pairs, k);
         for (l = 0; l < 4; l++) {
-            if (!man)
-                overlap[k + l] = res[l] == 2 ? pair_answer(A[l], B[l]) : res[l];
-            else if (res[l] > 0)
-                obb_manifold_from_sat(&P[l], &R[l], A[l], B[l], margin, &man[k + l]);
-            else
-                manifold_none(&man[k + l]);
+            A[l] = &boxes[pairs[2 * (k + l)]];
+            B[l] = &boxes[pairs[2 * (k + l) + 1]];
+        }
+        block4(A, B, margin, &rec[b], res);
+        for (l = 0; l < 4; l++) {
+            manifold_none(&man[k + l]);
+            live[nlive] = 4 * b + l;
+            nlive += res[l] > 0;
         }
     }
-    for (; k < npairs; k++) {
-        const magdyn_obb *a = &boxes[pairs[2 * k]], *b = &boxes[pairs[2 * k + 1]];
-        if (!man) overlap[k] = pair_answer(a, b);
-        else magdyn_obb_manifold(a, b, margin, &man[k]);
+    for (i = 0; i < nlive; i++) {
+        int s = live[i], k = k0 + s;
+        int in = finish_lane(&rec[s >> 2], s & 3, &boxes[pairs[2 * k]], margin, &P[s], &R[s]);
+        face[nface] = s;
+        nface += in & (R[s].axis < 6);
+        edge[nedge] = s;
+        nedge += in & (R[s].axis >= 6);
     }
+    for (i = 0; i < nface; i++) {
+        int s = face[i], k = k0 + s;
+        const double tb[3] = {rec[s >> 2].tb[0][s & 3], rec[s >> 2].tb[1][s & 3], rec[s >> 2].tb[2][s & 3]};
+        obb_axis_normal(&P[s], R[s].axis, tb, R[s].nl);
+        obb_manifold_from_sat(&P[s], &R[s], &boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]], margin, &man[k]);
+    }
+    for (i = 0; i < nedge; i++) {
+        int s = edge[i], k = k0 + s;
+        obb_edge_normal(&P[s], R[s].axis, R[s].nl);
+        obb_manifold_from_sat(&P[s], &R[s], &boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]], margin, &man[k]);
+    }
+}
+
+/*
+ * The pairs four at a time: the overlap flags (man = NULL) or the
+ * manifolds.  Compiled below for AVX2 and for AVX-512 (whose 32 registers
+ * hold the whole block without spilling); the library itself is built for
+ * baseline x86-64, where these 32-byte vectors would be split in halves and
+ * run slower than the single test.
+ */
+BLOCK_FN void batch_loop(const magdyn_obb *boxes, int npairs, const int *pairs, double margin,
+                         int *overlap, magdyn_manifold *man)
+{
+    int k, nb;
+    if (!man) {
+        overlap_loop(boxes, npairs, pairs, overlap);
+        return;
+    }
+    for (k = 0; k + 4 <= npairs; k += 4 * nb) {
+        nb = (npairs - k) / 4 < SUB_BLOCKS ? (npairs - k) / 4 : SUB_BLOCKS;
+        manifold_blocks(boxes, npairs, pairs, k, nb, margin, man);
+    }
+    for (; k < npairs; k++) magdyn_obb_manifold(&boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]], margin, &man[k]);
 }
 
 #define BATCH_VARIANT(name, isa)                                                                 \
