@@ -26,6 +26,9 @@
 #include <stddef.h>
 #include <magdyn/sat.h>
 #include "contact_impl.h"
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 /* The answer for one pair, as the batch gives it: 1, 0, or -1 for a bad
  * box (one the fast paths reject: obb_valid_n2). */
@@ -275,6 +278,135 @@ BLOCK_FN void overlap_loop(const magdyn_obb *boxes, int npairs, const int *pairs
     for (; k < npairs; k++) overlap[k] = pair_answer(&boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]]);
 }
 
+BLOCK_FN v4 vsqrt(v4 x) { return (v4)_mm256_sqrt_pd((__m256d)x); }
+
+/* obb_pair_to_inertial, lane-wise */
+BLOCK_FN void to_inertial4(v4 w, v4 ux, v4 uy, v4 uz, v4 ka, v4 v0, v4 v1, v4 v2, v4 *o)
+{
+    v4 k0 = w * w - (ux * ux + uy * uy + uz * uz), k1 = 2.0 * (ux * v0 + uy * v1 + uz * v2);
+    v4 k2 = 2.0 * w;
+    o[0] = ka * (k0 * v0 + k1 * ux + k2 * (uy * v2 - uz * v1));
+    o[1] = ka * (k0 * v1 + k1 * uy + k2 * (uz * v0 - ux * v2));
+    o[2] = ka * (k0 * v2 + k1 * uz + k2 * (ux * v1 - uy * v0));
+}
+
+/* lane-wise clampd: min(hi, max(lo, x)) in the forms of maxsd and minsd */
+BLOCK_FN v4 vclamp(v4 x, v4 lo, v4 hi)
+{ return (v4)_mm256_min_pd((__m256d)hi, _mm256_max_pd((__m256d)lo, (__m256d)x)); }
+
+/* lane-wise obb_sign_if: -1 where c, else 1 */
+BLOCK_FN v4 vsign_if(m4 c) { return vsel(c, (v4){-1.0, -1.0, -1.0, -1.0}, (v4){1.0, 1.0, 1.0, 1.0}); }
+
+/* The per-lane picks of edge4: components selected by the edge indices
+ * i (of a) and j (of b), copied, so that the arithmetic is lane-wise. */
+typedef struct {
+    double L[3][4], li1[4], li2[4], db[3][4], dbi1[4], dbi2[4], bb[4], cka[3][4], ckb[3][4];
+    double C[3][3][4], ta[3][4], ha[3][4], hb[3][4], hai[4], hbj[4], q[4][4], ka[4], ac[3][4];
+    long long oh[3][4], j0[4], j2[4], inside[4];
+} edge_picks;
+
+static inline __attribute__((always_inline)) void edge_pick(const obb_pair *P, const obb_sat *R, const magdyn_obb *a,
+                                                            int l, edge_picks *e)
+{
+    int i = (R->axis - 6) / 3, j = (R->axis - 6) % 3, i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
+    int ka = j == 0 ? 1 : 0, kb = j == 2 ? 1 : 2, q, k;
+    for (q = 0; q < 3; q++) {
+        e->L[q][l] = 0.0;
+        e->db[q][l] = P->C[q][j];
+        e->cka[q][l] = P->C[q][ka];
+        e->ckb[q][l] = P->C[q][kb];
+        e->ta[q][l] = P->ta[q];
+        e->ha[q][l] = P->ha[q];
+        e->hb[q][l] = P->hb[q];
+        e->oh[q][l] = -(long long)(q == i);
+        for (k = 0; k < 3; k++) e->C[q][k][l] = P->C[q][k];
+    }
+    e->L[i1][l] = e->li1[l] = -P->C[i2][j];
+    e->L[i2][l] = e->li2[l] = P->C[i1][j];
+    e->dbi1[l] = P->C[i1][j];
+    e->dbi2[l] = P->C[i2][j];
+    e->bb[l] = P->C[i][j];
+    e->hai[l] = P->ha[i];
+    e->hbj[l] = P->hb[j];
+    e->q[0][l] = P->qa.w; e->q[1][l] = P->qa.x; e->q[2][l] = P->qa.y; e->q[3][l] = P->qa.z;
+    e->ka[l] = P->ka;
+    e->ac[0][l] = a->center.x; e->ac[1][l] = a->center.y; e->ac[2][l] = a->center.z;
+    e->j0[l] = -(long long)(j == 0);
+    e->j2[l] = -(long long)(j == 2);
+    e->inside[l] = -(long long)(R->sep <= 0.0);
+}
+
+#define LD(x) (*(const v4 *)(x))
+#define LDM(x) (*(const m4 *)(x))
+
+/*
+ * obb_edge_normal and then what obb_manifold_from_sat gives for an edge
+ * axis, for four pairs at once: the same expressions lane by lane (so the
+ * same bits), with the per-lane component picks of edge_pick.  Returns the
+ * mask of lanes to leave to the scalar path: nearly parallel edges, edges
+ * whose closest points fall outside while the boxes overlap (the best face
+ * decides there), and non-finite results.
+ */
+BLOCK_FN int edge4(const edge_picks *e, double margin, magdyn_manifold **out)
+{
+    const v4 one = {1.0, 1.0, 1.0, 1.0}, half = {0.5, 0.5, 0.5, 0.5};
+    v4 li1 = LD(e->li1), li2 = LD(e->li2), L0 = LD(e->L[0]), L1 = LD(e->L[1]), L2 = LD(e->L[2]);
+    v4 ta0 = LD(e->ta[0]), ta1 = LD(e->ta[1]), ta2 = LD(e->ta[2]);
+    v4 qw = LD(e->q[0]), qx = LD(e->q[1]), qy = LD(e->q[2]), qz = LD(e->q[3]), ka = LD(e->ka);
+    v4 db0 = LD(e->db[0]), db1 = LD(e->db[1]), db2 = LD(e->db[2]);
+    m4 oh0 = LDM(e->oh[0]), oh1 = LDM(e->oh[1]), oh2 = LDM(e->oh[2]);
+    v4 k, nl0, nl1, nl2, nb[3], sb[3], pa0, pa1, pa2, pb0, pb1, pb2, sbka, sbkb, r0, r1, r2, bb, cc, ff, den;
+    v4 s, t, hai = LD(e->hai), hbj = LD(e->hbj), qa0, qa1, qa2, qb0, qb1, qb2, n[3], pt[3], depth;
+    m4 redo, bad;
+    int c, l;
+    k = one / vsqrt(li1 * li1 + li2 * li2);
+    k = k * vsign_if(L0 * ta0 + L1 * ta1 + L2 * ta2 < 0.0);
+    nl0 = k * L0; nl1 = k * L1; nl2 = k * L2;
+    to_inertial4(qw, qx, qy, qz, ka, nl0, nl1, nl2, n);
+    for (c = 0; c < 3; c++) {
+        nb[c] = nl0 * LD(e->C[0][c]) + nl1 * LD(e->C[1][c]) + nl2 * LD(e->C[2][c]);
+        sb[c] = LD(e->hb[c]) * -vsign_if(nb[c] > 0.0);
+    }
+    pa0 = vsel(oh0, (v4){0, 0, 0, 0}, LD(e->ha[0]) * vsign_if(nl0 > 0.0));
+    pa1 = vsel(oh1, (v4){0, 0, 0, 0}, LD(e->ha[1]) * vsign_if(nl1 > 0.0));
+    pa2 = vsel(oh2, (v4){0, 0, 0, 0}, LD(e->ha[2]) * vsign_if(nl2 > 0.0));
+    sbka = vsel(LDM(e->j0), sb[1], sb[0]);
+    sbkb = vsel(LDM(e->j2), sb[1], sb[2]);
+    pb0 = -ta0; pb1 = -ta1; pb2 = -ta2;
+    pb0 += sbka * LD(e->cka[0]); pb1 += sbka * LD(e->cka[1]); pb2 += sbka * LD(e->cka[2]);
+    pb0 += sbkb * LD(e->ckb[0]); pb1 += sbkb * LD(e->ckb[1]); pb2 += sbkb * LD(e->ckb[2]);
+    r0 = pa0 - pb0; r1 = pa1 - pb1; r2 = pa2 - pb2;
+    bb = LD(e->bb);
+    cc = vsel(oh0, r0, vsel(oh1, r1, r2));
+    ff = db0 * r0 + db1 * r1 + db2 * r2;
+    den = LD(e->dbi1) * LD(e->dbi1) + LD(e->dbi2) * LD(e->dbi2);
+    s = (bb * ff - cc) / den;
+    redo = ~(den > 1e-24)
+           | (LDM(e->inside) & ((vabs(s) > hai * (1.0 + 1e-9)) | (vabs(ff + s * bb) > hbj * (1.0 + 1e-9))));
+    s = vclamp(s, -hai, hai);
+    t = vclamp(ff + s * bb, -hbj, hbj);
+    s = vclamp(t * bb - cc, -hai, hai);
+    qb0 = pb0 + t * db0; qb1 = pb1 + t * db1; qb2 = pb2 + t * db2;
+    qa0 = vsel(oh0, pa0 + s, pa0); qa1 = vsel(oh1, pa1 + s, pa1); qa2 = vsel(oh2, pa2 + s, pa2);
+    to_inertial4(qw, qx, qy, qz, ka, half * (qa0 + qb0), half * (qa1 + qb1), half * (qa2 + qb2), pt);
+    pt[0] = LD(e->ac[0]) + pt[0]; pt[1] = LD(e->ac[1]) + pt[1]; pt[2] = LD(e->ac[2]) + pt[2];
+    depth = (qb0 - qa0) * nl0 + (qb1 - qa1) * nl1 + (qb2 - qa2) * nl2;
+    /* manifold_finite: the normal, and the point where it counts */
+    bad = (n[0] - n[0] != 0.0) | (n[1] - n[1] != 0.0) | (n[2] - n[2] != 0.0)
+          | ((depth >= -margin) & ((pt[0] - pt[0] != 0.0) | (pt[1] - pt[1] != 0.0) | (pt[2] - pt[2] != 0.0)
+                                   | (depth - depth != 0.0)));
+    redo |= bad;
+    for (l = 0; l < 4; l++) {
+        magdyn_manifold *o = out[l];
+        o->normal = magdyn_v3(n[0][l], n[1][l], n[2][l]);
+        o->point[0] = magdyn_v3(pt[0][l], pt[1][l], pt[2][l]);
+        o->depth[0] = depth[l];
+        o->count = depth[l] >= -margin;
+        o->kind = MAGDYN_CONTACT_EDGE_EDGE;
+    }
+    return _mm256_movemask_pd((__m256d)redo);
+}
+
 /*
  * The manifolds of nb (<= SUB_BLOCKS) blocks of four pairs from pair k0 on,
  * in passes that do not branch on the (random) outcome of the one before:
@@ -319,10 +451,26 @@ BLOCK_FN void manifold_blocks(const magdyn_obb *boxes, int npairs, const int *pa
         obb_axis_normal(&P[s], R[s].axis, tb, R[s].nl);
         obb_manifold_from_sat(&P[s], &R[s], &boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]], margin, &man[k]);
     }
-    for (i = 0; i < nedge; i++) {
-        int s = edge[i], k = k0 + s;
-        obb_edge_normal(&P[s], R[s].axis, R[s].nl);
-        obb_manifold_from_sat(&P[s], &R[s], &boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]], margin, &man[k]);
+    /* the edge contacts four at a time, the last four padded with copies */
+    for (i = 0; i < nedge; i += 4) {
+        edge_picks ep;
+        magdyn_manifold *o[4], pad;
+        int redo;
+        for (l = 0; l < 4; l++) {
+            int s = edge[i + l < nedge ? i + l : i], k = k0 + s;
+            edge_pick(&P[s], &R[s], &boxes[pairs[2 * k]], l, &ep);
+            o[l] = i + l < nedge ? &man[k] : &pad;
+        }
+        redo = edge4(&ep, margin, o);
+        for (; redo; redo &= redo - 1) {
+            l = __builtin_ctz((unsigned)redo);
+            if (i + l < nedge) {
+                int s = edge[i + l], k = k0 + s;
+                obb_edge_normal(&P[s], R[s].axis, R[s].nl);
+                obb_manifold_from_sat(&P[s], &R[s], &boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]], margin,
+                                      &man[k]);
+            }
+        }
     }
 }
 
