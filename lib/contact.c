@@ -33,9 +33,9 @@ static OBB_INLINE double clamp01(double s)
 #endif
 }
 
-/* Room for a clipped polygon: at most 8 vertices, and the clip writes one
- * slot past its last one (see clip_side). */
-#define POLY_CAP 18
+/* Room for a clipped polygon: at most 8 vertices, but clip_side writes
+ * (and overwrites) up to 2 slots a vertex. */
+#define POLY_CAP 16
 
 /* A polygon in reference-face coordinates, coordinate by coordinate:
  * v[0], v[1] in the face plane, v[2] along its normal. */
@@ -48,42 +48,51 @@ typedef struct { double v[3][POLY_CAP]; } poly_t;
  * the count advances only when it belongs to the result.  Vertices up to
  * slack beyond the line count as on it (so coincident edges do not split
  * into pairs of points); new vertices lie exactly on the line.  A line the
- * polygon lies within leaves it unchanged, so all four are always applied.
- * in must have a slot at n for the wrap-around copy of vertex 0.
+ * polygon lies within leaves it unchanged (clip_needed skips it).  Each
+ * vertex is loaded once and its tests carried over to the next edge.
  */
 static OBB_INLINE int clip_side(poly_t *in, int n, poly_t *out, int c, double sgn, double h, double slack)
 {
     const int o = 1 - c;
-    const double lim = h + slack;
+    const double lim = h + slack, ch = sgn * h;
     const double *pc = in->v[c], *po = in->v[o], *pz = in->v[2];
     double *qc = out->v[c], *qo = out->v[o], *qz = out->v[2];
-    int i, m = 0;
-    in->v[0][n] = in->v[0][0]; in->v[1][n] = in->v[1][0]; in->v[2][n] = in->v[2][0];
+    /* vertex i (x), its distance past the line (dp) and past the line
+     * itself (ep), carried over to the next edge */
+    double xc = pc[0], xo = po[0], xz = pz[0], sp = sgn * xc, dp = sp - lim, ep = sp - h;
+    int i, m = 0, lep = dp <= 0.0, ltp = dp < 0.0, gtp = dp > 0.0;
     for (i = 0; i < n; i++) {
-        double dp = sgn * pc[i] - lim, dq = sgn * pc[i + 1] - lim;
+        int j = i + 1 == n ? 0 : i + 1;
+        double yc = pc[j], yo = po[j], yz = pz[j], sq = sgn * yc, dq = sq - lim, eq = sq - h;
         /* where the edge crosses the line itself */
-        double ep = sgn * pc[i] - h, eq = sgn * pc[i + 1] - h, s = ep / (ep - eq);
-        int cross = ((dp < 0.0) & (dq > 0.0)) | ((dp > 0.0) & (dq < 0.0));
-        s = clamp01(s);
-        qc[m] = pc[i]; qo[m] = po[i]; qz[m] = pz[i];
-        m += dp <= 0.0;
-        qc[m] = sgn * h;
-        qo[m] = po[i] + s * (po[i + 1] - po[i]);
-        qz[m] = pz[i] + s * (pz[i + 1] - pz[i]);
-        m += cross;
+        double s = clamp01(ep / (ep - eq));
+        int leq = dq <= 0.0, ltq = dq < 0.0, gtq = dq > 0.0;
+        qc[m] = xc; qo[m] = xo; qz[m] = xz;
+        m += lep;
+        qc[m] = ch;
+        qo[m] = xo + s * (yo - xo);
+        qz[m] = xz + s * (yz - xz);
+        m += (ltp & gtq) | (gtp & ltq);
+        xc = yc; xo = yo; xz = yz; ep = eq;
+        lep = leq; ltp = ltq; gtp = gtq;
     }
     /* (a convex polygon gains at most one vertex a line; rounding could
      * only add more for vertices within ulps of the line) */
     return m < 8 ? m : 8;
 }
 
-/* 1 unless every vertex of the polygon has sgn * p[c] - lim <= 0, the
- * vertices clip_side keeps without a crossing. */
+/* 1 unless every vertex of the polygon has sgn * p[c] <= lim, the
+ * vertices clip_side keeps without a crossing (by the largest: NaN
+ * vertices, of boxes near DBL_MAX, do not count). */
 static OBB_INLINE int clip_needed(const poly_t *p, int n, int c, double sgn, double lim)
 {
-    int i, in = 1;
-    for (i = 0; i < n; i++) in &= sgn * p->v[c][i] - lim <= 0.0;
-    return !in;
+    double mx = sgn * p->v[c][0];
+    int i;
+    for (i = 1; i < n; i++) {
+        double t = sgn * p->v[c][i];
+        mx = t > mx ? t : mx;
+    }
+    return !(mx <= lim);
 }
 
 /* Of n (5..8) points in convex polygon order, the 4 that contain the deepest
@@ -217,11 +226,12 @@ static int face_contact(const obb_pair *P, int ref_is_a, int r, double sigma, do
     /* back to the inertial frame, halfway between the two surfaces */
     obb_frame_of(ref, &F);
     for (i = 0; i < n; i++) {
-        double px = cur->v[0][idx[i]], py = cur->v[1][idx[i]], h = 0.5 * sigma * (cur->v[2][idx[i]] + hr), q[3];
-        int j;
-        for (j = 0; j < 3; j++)
-            q[j] = F.c[j] + px * F.ax[r1][j] + py * F.ax[r2][j] + h * F.ax[r][j];
-        out->point[i] = magdyn_v3(q[0], q[1], q[2]);
+        double px = cur->v[0][idx[i]], py = cur->v[1][idx[i]], h = 0.5 * sigma * (cur->v[2][idx[i]] + hr);
+        /* (three scalars, not an array: storing one and reading it back as
+         * a vector stalls the store forwarding) */
+        out->point[i].x = F.c[0] + px * F.ax[r1][0] + py * F.ax[r2][0] + h * F.ax[r][0];
+        out->point[i].y = F.c[1] + px * F.ax[r1][1] + py * F.ax[r2][1] + h * F.ax[r][1];
+        out->point[i].z = F.c[2] + px * F.ax[r1][2] + py * F.ax[r2][2] + h * F.ax[r][2];
         out->depth[i] = depth[idx[i]];
     }
     out->count = n;
