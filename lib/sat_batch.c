@@ -64,7 +64,37 @@ BLOCK_FN v4 vabs(v4 x)
 /* lane-wise c ? x : y with c from a comparison */
 BLOCK_FN v4 vsel(m4 c, v4 x, v4 y) { return (v4)((c & (m4)x) | (~c & (m4)y)); }
 
-#define GATHER(P, f) (v4){(P)[0]->f, (P)[1]->f, (P)[2]->f, (P)[3]->f}
+/*
+ * The fields of four boxes, one vector each (lane l from P[l]): the 10
+ * doubles of a box (centre, orientation w x y z, half extents) loaded as
+ * 4 + 4 + 2 and transposed, rather than gathered one by one.
+ */
+_Static_assert(sizeof(magdyn_obb) == 10 * sizeof(double) && offsetof(magdyn_obb, half.y) == 8 * sizeof(double),
+               "magdyn_obb is 10 packed doubles");
+
+BLOCK_FN void load4(const magdyn_obb *const *P, v4 *f)
+{
+    int h;
+    for (h = 0; h < 2; h++) {
+        __m256d r0 = _mm256_loadu_pd((const double *)P[0] + 4 * h), r1 = _mm256_loadu_pd((const double *)P[1] + 4 * h);
+        __m256d r2 = _mm256_loadu_pd((const double *)P[2] + 4 * h), r3 = _mm256_loadu_pd((const double *)P[3] + 4 * h);
+        __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+        __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+        f[4 * h] = (v4)_mm256_permute2f128_pd(t0, t2, 0x20);
+        f[4 * h + 1] = (v4)_mm256_permute2f128_pd(t1, t3, 0x20);
+        f[4 * h + 2] = (v4)_mm256_permute2f128_pd(t0, t2, 0x31);
+        f[4 * h + 3] = (v4)_mm256_permute2f128_pd(t1, t3, 0x31);
+    }
+    {
+        __m256d u0 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&P[0]->half.y)),
+                                          _mm_loadu_pd(&P[2]->half.y), 1);
+        __m256d u1 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&P[1]->half.y)),
+                                          _mm_loadu_pd(&P[3]->half.y), 1);
+        f[8] = (v4)_mm256_unpacklo_pd(u0, u1);
+        f[9] = (v4)_mm256_unpackhi_pd(u0, u1);
+    }
+}
+
 
 /* obb_valid_n2, lane by lane */
 BLOCK_FN m4 valid4(v4 cx, v4 cy, v4 cz, v4 hx, v4 hy, v4 hz, v4 n2)
@@ -103,7 +133,7 @@ BLOCK_FN void faces4(const v4 *fs, v4 scale, v4 tol, blockrec *rec)
 {
     const double hi2 = OBB_BLEND_HI * OBB_BLEND_HI, lo2 = OBB_BLEND_LO * OBB_BLEND_LO;
     v4 sepmax = fs[0], best = {-INFINITY, -INFINITY, -INFINITY, -INFINITY}, x, xx;
-    m4 axis = {0, 0, 0, 0}, cand = {0, 0, 0, 0};
+    m4 axis = {0, 0, 0, 0}, cand = {0, 0, 0, 0}, xle0;
     int k;
     for (k = 0; k < 6; k++) {
         m4 up = fs[k] > best + tol;
@@ -113,11 +143,15 @@ BLOCK_FN void faces4(const v4 *fs, v4 scale, v4 tol, blockrec *rec)
     }
     x = vsel(sepmax < best + tol, sepmax, best + tol);
     xx = x * vabs(x);
-    for (k = 0; k < 9; k++) {
-        const v4 nu = rec->num[k], l2 = rec->len2[k];
-        m4 g = (nu * vabs(nu) > xx * l2) | (l2 < hi2) | ((nu > 0.0) & (x <= 0.0));
-        cand |= g & (l2 > lo2) & (1LL << k);
+    xle0 = x <= 0.0;
+#define CAND(k)                                                                                  \
+    {                                                                                            \
+        const v4 nu = rec->num[k], l2 = rec->len2[k];                                           \
+        cand |= ((nu * vabs(nu) > xx * l2) | (l2 < hi2) | ((nu > 0.0) & xle0)) & (l2 > lo2)     \
+                & (1LL << k);                                                                    \
     }
+    CAND(0) CAND(1) CAND(2) CAND(3) CAND(4) CAND(5) CAND(6) CAND(7) CAND(8)
+#undef CAND
     rec->sepmax = sepmax; rec->best = best; rec->x = x; rec->tol = tol; rec->scale = scale;
     rec->axis = axis; rec->cand = cand;
 }
@@ -167,17 +201,18 @@ BLOCK_FN void block4(const magdyn_obb *const *A, const magdyn_obb *const *B, dou
                      blockrec *rec, int *res)
 {
     const double hi2 = OBB_BLEND_HI * OBB_BLEND_HI, lo2 = OBB_BLEND_LO * OBB_BLEND_LO;
-    const v4 qaw = GATHER(A, orientation.w), qax = GATHER(A, orientation.x);
-    const v4 qay = GATHER(A, orientation.y), qaz = GATHER(A, orientation.z);
-    const v4 qbw = GATHER(B, orientation.w), qbx = GATHER(B, orientation.x);
-    const v4 qby = GATHER(B, orientation.y), qbz = GATHER(B, orientation.z);
-    const v4 acx = GATHER(A, center.x), acy = GATHER(A, center.y), acz = GATHER(A, center.z);
-    const v4 bcx = GATHER(B, center.x), bcy = GATHER(B, center.y), bcz = GATHER(B, center.z);
-    const v4 a0 = GATHER(A, half.x), a1 = GATHER(A, half.y), a2 = GATHER(A, half.z);
-    const v4 b0 = GATHER(B, half.x), b1 = GATHER(B, half.y), b2 = GATHER(B, half.z);
+    v4 fa[10], fb[10];
+    load4(A, fa);
+    load4(B, fb);
+    const v4 acx = fa[0], acy = fa[1], acz = fa[2], qaw = fa[3], qax = fa[4], qay = fa[5], qaz = fa[6];
+    const v4 a0 = fa[7], a1 = fa[8], a2 = fa[9];
+    const v4 bcx = fb[0], bcy = fb[1], bcz = fb[2], qbw = fb[3], qbx = fb[4], qby = fb[5], qbz = fb[6];
+    const v4 b0 = fb[7], b1 = fb[8], b2 = fb[9];
     const v4 tx = acx - bcx, ty = acy - bcy, tz = acz - bcz;
     v4 d00, d01, d02, d10, d11, d12, d20, d21, d22;
-    v4 t2, ra2, rb2, fs[6], num[9], len2[9];
+    v4 t2, ra2, rb2, fs[6], numl[9], len2l[9];
+    /* (the manifold's edge values go straight to rec) */
+    v4 *num = rec ? rec->num : numl, *len2 = rec ? rec->len2 : len2l;
     m4 sep, band, valid, apart, r;
     int l;
     OBB_PAIR_ALGEBRA(v4);
@@ -231,10 +266,6 @@ BLOCK_FN void block4(const magdyn_obb *const *A, const magdyn_obb *const *B, dou
     rec->hb[0] = b0; rec->hb[1] = b1; rec->hb[2] = b2;
     rec->tb[0] = tb0; rec->tb[1] = tb1; rec->tb[2] = tb2;
     rec->ka = ka;
-    for (l = 0; l < 9; l++) {
-        rec->num[l] = num[l];
-        rec->len2[l] = len2[l];
-    }
     {
         /* obb_tie_tol */
         v4 scale = a0 + a1 + a2 + b0 + b1 + b2;
