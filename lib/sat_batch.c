@@ -133,14 +133,17 @@ BLOCK_FN void faces4(const v4 *fs, v4 scale, v4 tol, blockrec *rec)
 {
     const double hi2 = OBB_BLEND_HI * OBB_BLEND_HI, lo2 = OBB_BLEND_LO * OBB_BLEND_LO;
     v4 sepmax = fs[0], best = {-INFINITY, -INFINITY, -INFINITY, -INFINITY}, x, xx;
-    m4 axis = {0, 0, 0, 0}, cand = {0, 0, 0, 0}, xle0;
-    int k;
-    for (k = 0; k < 6; k++) {
-        m4 up = fs[k] > best + tol;
-        if (k) sepmax = vmax(fs[k], sepmax);
-        best = vsel(up, fs[k], best);
-        axis = (up & k) | (~up & axis);
+    m4 cand = {0, 0, 0, 0}, xle0;
+    v4 axis = {0, 0, 0, 0};
+#define FACE(k)                                                                                  \
+    {                                                                                            \
+        m4 up = fs[k] > best + tol;                                                              \
+        if (k) sepmax = vmax(fs[k], sepmax);                                                     \
+        best = vsel(up, fs[k], best);                                                            \
+        axis = vsel(up, (v4)(m4){k, k, k, k}, (v4)axis);                                       \
     }
+    FACE(0) FACE(1) FACE(2) FACE(3) FACE(4) FACE(5)
+#undef FACE
     x = vsel(sepmax < best + tol, sepmax, best + tol);
     xx = x * vabs(x);
     xle0 = x <= 0.0;
@@ -153,7 +156,7 @@ BLOCK_FN void faces4(const v4 *fs, v4 scale, v4 tol, blockrec *rec)
     CAND(0) CAND(1) CAND(2) CAND(3) CAND(4) CAND(5) CAND(6) CAND(7) CAND(8)
 #undef CAND
     rec->sepmax = sepmax; rec->best = best; rec->x = x; rec->tol = tol; rec->scale = scale;
-    rec->axis = axis; rec->cand = cand;
+    rec->axis = (m4)axis; rec->cand = cand;
 }
 
 /* Lane l of rec: the rest of obb_sat_core (full = 1, stop = margin) into o
