@@ -441,12 +441,37 @@ BLOCK_FN int edge4(const edge_picks *e, double margin, magdyn_manifold **out)
     return _mm256_movemask_pd((__m256d)redo);
 }
 
+/* obb_spheres_apart for four pairs: bit l set when pair l is apart.  (The
+ * same test as block4's, first, so that the third of random pairs that it
+ * settles skip the rest of the block.) */
+BLOCK_FN int spheres_apart4(const magdyn_obb *const *A, const magdyn_obb *const *B, double margin)
+{
+    v4 fa[10], fb[10], t2, ra2, rb2, tx, ty, tz;
+    m4 apart;
+    load4(A, fa);
+    load4(B, fb);
+    tx = fa[0] - fb[0]; ty = fa[1] - fb[1]; tz = fa[2] - fb[2];
+    t2 = tx * tx + ty * ty + tz * tz;
+    ra2 = fa[7] * fa[7] + fa[8] * fa[8] + fa[9] * fa[9];
+    rb2 = fb[7] * fb[7] + fb[8] * fb[8] + fb[9] * fb[9];
+    if (margin > 0.0) {
+        v4 sr = vsqrt(ra2) + vsqrt(rb2) + margin;
+        apart = t2 > sr * sr * (1.0 + 1e-12);
+    } else {
+        v4 lhs = t2 - ra2 - rb2;
+        apart = (lhs > 0.0) & (lhs * lhs > 4.0 * ra2 * rb2 * (1.0 + 1e-12));
+    }
+    return _mm256_movemask_pd((__m256d)apart);
+}
+
 /*
  * The manifolds of nb (<= SUB_BLOCKS) blocks of four pairs from pair k0 on,
  * in passes that do not branch on the (random) outcome of the one before:
- * all blocks are tested, the lanes within margin listed; their tests are
- * finished and they are listed again by kind of axis; then the face and
- * the edge contacts are clipped, each kind in its own loop.
+ * the bounding spheres of all pairs are tested and the pairs not apart
+ * listed; those are tested in blocks of four and the lanes within margin
+ * listed; their tests are finished and they are listed again by kind of
+ * axis; then the face and the edge contacts are clipped, each kind in its
+ * own loop (the edge contacts four at a time).
  */
 BLOCK_FN void manifold_blocks(const magdyn_obb *boxes, int npairs, const int *pairs, int k0, int nb,
                               double margin, magdyn_manifold *man)
@@ -454,25 +479,44 @@ BLOCK_FN void manifold_blocks(const magdyn_obb *boxes, int npairs, const int *pa
     blockrec rec[SUB_BLOCKS];
     obb_pair P[4 * SUB_BLOCKS];
     obb_sat R[4 * SUB_BLOCKS];
-    int live[4 * SUB_BLOCKS], face[4 * SUB_BLOCKS], edge[4 * SUB_BLOCKS];
-    int nlive = 0, nface = 0, nedge = 0, b, l, i;
+    /* near: the pairs (from k0) whose bounding spheres are within margin,
+     * padded to whole blocks with copies of the last */
+    int near[4 * SUB_BLOCKS + 3], live[4 * SUB_BLOCKS], face[4 * SUB_BLOCKS], edge[4 * SUB_BLOCKS];
+    int nnear = 0, nlive = 0, nface = 0, nedge = 0, b, l, i;
     for (b = 0; b < nb; b++) {
         const magdyn_obb *A[4], *B[4];
-        int k = k0 + 4 * b, res[4];
+        int k = k0 + 4 * b, apart;
         prefetch_ahead(boxes, npairs, pairs, k);
         for (l = 0; l < 4; l++) {
             A[l] = &boxes[pairs[2 * (k + l)]];
             B[l] = &boxes[pairs[2 * (k + l) + 1]];
         }
-        block4(A, B, margin, &rec[b], res);
+        apart = spheres_apart4(A, B, margin);
         for (l = 0; l < 4; l++) {
             manifold_none(&man[k + l]);
-            live[nlive] = 4 * b + l;
-            nlive += res[l] > 0;
+            near[nnear] = 4 * b + l;
+            nnear += !(apart >> l & 1);
         }
     }
+    for (i = nnear; i & 3; i++) near[i] = near[nnear - 1];
+    for (b = 0; 4 * b < nnear; b++) {
+        const magdyn_obb *A[4], *B[4];
+        int res[4];
+        for (l = 0; l < 4; l++) {
+            int k = k0 + near[4 * b + l];
+            A[l] = &boxes[pairs[2 * k]];
+            B[l] = &boxes[pairs[2 * k + 1]];
+        }
+        block4(A, B, margin, &rec[b], res);
+        for (l = 0; l < 4; l++) {
+            live[nlive] = 4 * b + l;
+            nlive += (res[l] > 0) & (4 * b + l < nnear);
+        }
+    }
+    /* from here on s is a position in near, so that rec[s >> 2] lane s & 3
+     * is its block's, and pair k0 + near[s] its pair */
     for (i = 0; i < nlive; i++) {
-        int s = live[i], k = k0 + s;
+        int s = live[i], k = k0 + near[s];
         int in = finish_lane(&rec[s >> 2], s & 3, &boxes[pairs[2 * k]], margin, &P[s], &R[s]);
         face[nface] = s;
         nface += in & (R[s].axis < 6);
@@ -480,7 +524,7 @@ BLOCK_FN void manifold_blocks(const magdyn_obb *boxes, int npairs, const int *pa
         nedge += in & (R[s].axis >= 6);
     }
     for (i = 0; i < nface; i++) {
-        int s = face[i], k = k0 + s;
+        int s = face[i], k = k0 + near[s];
         const double tb[3] = {rec[s >> 2].tb[0][s & 3], rec[s >> 2].tb[1][s & 3], rec[s >> 2].tb[2][s & 3]};
         obb_axis_normal(&P[s], R[s].axis, tb, R[s].nl);
         obb_manifold_from_sat(&P[s], &R[s], &boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]], margin, &man[k]);
@@ -491,7 +535,7 @@ BLOCK_FN void manifold_blocks(const magdyn_obb *boxes, int npairs, const int *pa
         magdyn_manifold *o[4], pad;
         int redo;
         for (l = 0; l < 4; l++) {
-            int s = edge[i + l < nedge ? i + l : i], k = k0 + s;
+            int s = edge[i + l < nedge ? i + l : i], k = k0 + near[s];
             edge_pick(&P[s], &R[s], &boxes[pairs[2 * k]], l, &ep);
             o[l] = i + l < nedge ? &man[k] : &pad;
         }
@@ -499,7 +543,7 @@ BLOCK_FN void manifold_blocks(const magdyn_obb *boxes, int npairs, const int *pa
         for (; redo; redo &= redo - 1) {
             l = __builtin_ctz((unsigned)redo);
             if (i + l < nedge) {
-                int s = edge[i + l], k = k0 + s;
+                int s = edge[i + l], k = k0 + near[s];
                 obb_edge_normal(&P[s], R[s].axis, R[s].nl);
                 obb_manifold_from_sat(&P[s], &R[s], &boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]], margin,
                                       &man[k]);
