@@ -321,13 +321,14 @@ static int edge_contact(const obb_pair *P, const magdyn_obb *a, int i, int j, co
 
 /* The reference-face orientation for face axis k (0-2 of a, 3-5 of b):
  * sigma with outward normal sigma e_r, from the sign of t along the axis. */
-static double face_sigma(const obb_pair *P, int k)
+static OBB_INLINE double face_sigma(const obb_pair *P, int k)
 {
-    double t;
-    if (k < 3) return -obb_sign_if(P->ta[k] < 0.0);    /* m = -n, n = sign(ta_k) a_k */
-    k -= 3;
-    t = P->ta[0] * P->C[0][k] + P->ta[1] * P->C[1][k] + P->ta[2] * P->C[2][k];
-    return obb_sign_if(t < 0.0);                        /* m = +n = sign(tb_k) b_k */
+    /* both, picked by index (which box is random) */
+    int j = k < 3 ? k : k - 3;
+    double t = P->ta[0] * P->C[0][j] + P->ta[1] * P->C[1][j] + P->ta[2] * P->C[2][j], sg[2];
+    sg[0] = obb_sign_if(t < 0.0);                       /* m = +n = sign(tb_k) b_k */
+    sg[1] = -obb_sign_if(P->ta[j] < 0.0);              /* m = -n, n = sign(ta_k) a_k */
+    return sg[k < 3];
 }
 
 /* The manifold of a pair whose boxes are valid, within margin on every

@@ -289,13 +289,14 @@ static inline void obb_edge_normal(const obb_pair *P, int axis, double *nl)
  * tb[j] = t . b_j. */
 static inline void obb_axis_normal(const obb_pair *P, int axis, const double *tb, double *nl)
 {
-    if (axis < 3) {
-        nl[0] = nl[1] = nl[2] = 0.0;
-        nl[axis] = obb_sign_if(P->ta[axis] < 0.0);
-    } else if (axis < 6) {
-        int j = axis - 3;
-        double sg = obb_sign_if(tb[j] < 0.0);
-        nl[0] = sg * P->C[0][j]; nl[1] = sg * P->C[1][j]; nl[2] = sg * P->C[2][j];
+    if (axis < 6) {
+        /* both kinds of face, picked by index (which box is random) */
+        int ra = axis < 3, j = ra ? axis : axis - 3;
+        double sg = obb_sign_if(tb[j] < 0.0), c[2][3];
+        c[0][0] = sg * P->C[0][j]; c[0][1] = sg * P->C[1][j]; c[0][2] = sg * P->C[2][j];
+        c[1][0] = c[1][1] = c[1][2] = 0.0;
+        c[1][j] = obb_sign_if(P->ta[j] < 0.0);
+        nl[0] = c[ra][0]; nl[1] = c[ra][1]; nl[2] = c[ra][2];
     } else {
         obb_edge_normal(P, axis, nl);
     }
