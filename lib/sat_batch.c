@@ -11,9 +11,13 @@
  * expressions of obb_pair_of and obb_sat_core in the same order (IEEE
  * operations, no contraction), so every answer is that of magdyn_obb_sat to
  * the last bit; the rare pairs with nearly parallel edges in the hand-over
- * band go to magdyn_obb_sat itself.  For the manifold, the pairs the block
- * leaves within the margin finish the full test lane by lane and go on to
- * the clipping of contact.c.
+ * band go to magdyn_obb_sat itself.  For the manifold (manifold_blocks),
+ * the pairs whose bounding spheres are within the margin are repacked into
+ * blocks, which also choose the best face axis lane-wise and mark the edge
+ * axes that may still change it; the pairs within the margin finish those
+ * edge axes one by one from a list; then the face contacts are clipped one
+ * by one (contact.c) and the edge contacts worked four at a time.  No pass
+ * branches per pair on the random outcome of the one before.
  */
 #ifdef __clang__
 /* a * b + c stays two roundings, as in the scalar core, also in the inline
