@@ -627,12 +627,14 @@ static magdyn_status check_pairs(int nboxes, const magdyn_obb *boxes, int npairs
                                  const void *out)
 {
     size_t k;
+    unsigned bad = 0;
     if (nboxes < 0 || npairs < 0) return MAGDYN_EINVAL;
     if (npairs == 0) return MAGDYN_OK;
     if (!boxes || !pairs || !out) return MAGDYN_EINVAL;
-    for (k = 0; k < 2 * (size_t)npairs; k++)
-        if (pairs[k] < 0 || pairs[k] >= nboxes) return MAGDYN_EINVAL;
-    return MAGDYN_OK;
+    /* (a negative index is a large unsigned one; no exit in the loop, so
+     * that it vectorises) */
+    for (k = 0; k < 2 * (size_t)npairs; k++) bad |= (unsigned)pairs[k] >= (unsigned)nboxes;
+    return bad ? MAGDYN_EINVAL : MAGDYN_OK;
 }
 
 magdyn_status magdyn_obb_overlap_pairs(int nboxes, const magdyn_obb *boxes, int npairs,
