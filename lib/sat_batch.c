@@ -374,8 +374,9 @@ static inline __attribute__((always_inline)) void edge_pick(const obb_pair *P, c
     e->inside[l] = -(long long)(R->sep <= 0.0);
 }
 
-#define LD(x) (*(const v4 *)(x))
-#define LDM(x) (*(const m4 *)(x))
+/* (unaligned loads: the picks are arrays of doubles) */
+#define LD(x) ((v4)_mm256_loadu_pd(x))
+#define LDM(x) ((m4)_mm256_loadu_si256((const __m256i *)(x)))
 
 /*
  * obb_edge_normal and then what obb_manifold_from_sat gives for an edge
