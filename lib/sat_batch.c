@@ -469,6 +469,95 @@ BLOCK_FN int spheres_apart4(const magdyn_obb *const *A, const magdyn_obb *const 
     return _mm256_movemask_pd((__m256d)apart);
 }
 
+/* A manifold batch's pairs k0 .. k0 + 4 nb - 1 and where they go; near
+ * lists the positions (from k0) of the pairs whose bounding spheres are
+ * within the margin, padded to whole blocks with copies of the last.  From
+ * the blocks on, a pair is named by its position s in near: block s >> 2,
+ * lane s & 3, pair k0 + near[s]. */
+typedef struct {
+    const magdyn_obb *boxes;
+    const int *pairs;
+    int npairs, k0;
+    double margin;
+    magdyn_manifold *man;
+    int near[4 * SUB_BLOCKS + 3];
+} man_batch;
+
+#define MB_A(m, s) (&(m)->boxes[(m)->pairs[2 * ((m)->k0 + (m)->near[s])]])
+#define MB_B(m, s) (&(m)->boxes[(m)->pairs[2 * ((m)->k0 + (m)->near[s]) + 1]])
+#define MB_OUT(m, s) (&(m)->man[(m)->k0 + (m)->near[s]])
+
+/* The bounding spheres of nb blocks: fills near, sets every manifold to
+ * none, returns the number of near pairs. */
+BLOCK_FN int list_near(man_batch *m, int nb)
+{
+    int n = 0, b, l;
+    for (b = 0; b < nb; b++) {
+        const magdyn_obb *A[4], *B[4];
+        int k = m->k0 + 4 * b, apart;
+        prefetch_ahead(m->boxes, m->npairs, m->pairs, k);
+        for (l = 0; l < 4; l++) {
+            A[l] = &m->boxes[m->pairs[2 * (k + l)]];
+            B[l] = &m->boxes[m->pairs[2 * (k + l) + 1]];
+        }
+        apart = spheres_apart4(A, B, m->margin);
+        for (l = 0; l < 4; l++) {
+            manifold_none(&m->man[k + l]);
+            m->near[n] = 4 * b + l;
+            n += !(apart >> l & 1);
+        }
+    }
+    for (l = n; l & 3; l++) m->near[l] = m->near[n - 1];
+    return n;
+}
+
+/* The blocks of the nnear near pairs into rec; lists the positions within
+ * margin on the face axes in live and returns their number. */
+BLOCK_FN int test_near(const man_batch *m, int nnear, blockrec *rec, int *live)
+{
+    int n = 0, b, l;
+    for (b = 0; 4 * b < nnear; b++) {
+        const magdyn_obb *A[4], *B[4];
+        int res[4];
+        for (l = 0; l < 4; l++) {
+            A[l] = MB_A(m, 4 * b + l);
+            B[l] = MB_B(m, 4 * b + l);
+        }
+        block4(A, B, m->margin, &rec[b], res);
+        for (l = 0; l < 4; l++) {
+            live[n] = 4 * b + l;
+            n += (res[l] > 0) & (4 * b + l < nnear);
+        }
+    }
+    return n;
+}
+
+/* The edge contacts of the nedge positions in edge, four at a time (the
+ * last four padded with copies); the lanes edge4 leaves, one by one. */
+BLOCK_FN void edge_contacts(const man_batch *m, const int *edge, int nedge, obb_pair *P, obb_sat *R)
+{
+    int i, l;
+    for (i = 0; i < nedge; i += 4) {
+        edge_picks ep;
+        magdyn_manifold *o[4], pad;
+        int redo;
+        for (l = 0; l < 4; l++) {
+            int s = edge[i + l < nedge ? i + l : i];
+            edge_pick(&P[s], &R[s], MB_A(m, s), l, &ep);
+            o[l] = i + l < nedge ? MB_OUT(m, s) : &pad;
+        }
+        redo = edge4(&ep, m->margin, o);
+        for (; redo; redo &= redo - 1) {
+            l = __builtin_ctz((unsigned)redo);
+            if (i + l < nedge) {
+                int s = edge[i + l];
+                obb_edge_normal(&P[s], R[s].axis, R[s].nl);
+                obb_manifold_from_sat(&P[s], &R[s], MB_A(m, s), MB_B(m, s), m->margin, MB_OUT(m, s));
+            }
+        }
+    }
+}
+
 /*
  * The manifolds of nb (<= SUB_BLOCKS) blocks of four pairs from pair k0 on,
  * in passes that do not branch on the (random) outcome of the one before:
@@ -481,80 +570,28 @@ BLOCK_FN int spheres_apart4(const magdyn_obb *const *A, const magdyn_obb *const 
 BLOCK_FN void manifold_blocks(const magdyn_obb *boxes, int npairs, const int *pairs, int k0, int nb,
                               double margin, magdyn_manifold *man)
 {
+    man_batch m;
     blockrec rec[SUB_BLOCKS];
     obb_pair P[4 * SUB_BLOCKS];
     obb_sat R[4 * SUB_BLOCKS];
-    /* near: the pairs (from k0) whose bounding spheres are within margin,
-     * padded to whole blocks with copies of the last */
-    int near[4 * SUB_BLOCKS + 3], live[4 * SUB_BLOCKS], face[4 * SUB_BLOCKS], edge[4 * SUB_BLOCKS];
-    int nnear = 0, nlive = 0, nface = 0, nedge = 0, b, l, i;
-    for (b = 0; b < nb; b++) {
-        const magdyn_obb *A[4], *B[4];
-        int k = k0 + 4 * b, apart;
-        prefetch_ahead(boxes, npairs, pairs, k);
-        for (l = 0; l < 4; l++) {
-            A[l] = &boxes[pairs[2 * (k + l)]];
-            B[l] = &boxes[pairs[2 * (k + l) + 1]];
-        }
-        apart = spheres_apart4(A, B, margin);
-        for (l = 0; l < 4; l++) {
-            manifold_none(&man[k + l]);
-            near[nnear] = 4 * b + l;
-            nnear += !(apart >> l & 1);
-        }
-    }
-    for (i = nnear; i & 3; i++) near[i] = near[nnear - 1];
-    for (b = 0; 4 * b < nnear; b++) {
-        const magdyn_obb *A[4], *B[4];
-        int res[4];
-        for (l = 0; l < 4; l++) {
-            int k = k0 + near[4 * b + l];
-            A[l] = &boxes[pairs[2 * k]];
-            B[l] = &boxes[pairs[2 * k + 1]];
-        }
-        block4(A, B, margin, &rec[b], res);
-        for (l = 0; l < 4; l++) {
-            live[nlive] = 4 * b + l;
-            nlive += (res[l] > 0) & (4 * b + l < nnear);
-        }
-    }
-    /* from here on s is a position in near, so that rec[s >> 2] lane s & 3
-     * is its block's, and pair k0 + near[s] its pair */
+    int live[4 * SUB_BLOCKS], face[4 * SUB_BLOCKS], edge[4 * SUB_BLOCKS];
+    int nlive, nface = 0, nedge = 0, i;
+    m.boxes = boxes; m.pairs = pairs; m.npairs = npairs; m.k0 = k0; m.margin = margin; m.man = man;
+    nlive = test_near(&m, list_near(&m, nb), rec, live);
     for (i = 0; i < nlive; i++) {
-        int s = live[i], k = k0 + near[s];
-        int in = finish_lane(&rec[s >> 2], s & 3, &boxes[pairs[2 * k]], margin, &P[s], &R[s]);
+        int s = live[i], in = finish_lane(&rec[s >> 2], s & 3, MB_A(&m, s), margin, &P[s], &R[s]);
         face[nface] = s;
         nface += in & (R[s].axis < 6);
         edge[nedge] = s;
         nedge += in & (R[s].axis >= 6);
     }
     for (i = 0; i < nface; i++) {
-        int s = face[i], k = k0 + near[s];
+        int s = face[i];
         const double tb[3] = {rec[s >> 2].tb[0][s & 3], rec[s >> 2].tb[1][s & 3], rec[s >> 2].tb[2][s & 3]};
         obb_axis_normal(&P[s], R[s].axis, tb, R[s].nl);
-        obb_manifold_from_sat(&P[s], &R[s], &boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]], margin, &man[k]);
+        obb_manifold_from_sat(&P[s], &R[s], MB_A(&m, s), MB_B(&m, s), margin, MB_OUT(&m, s));
     }
-    /* the edge contacts four at a time, the last four padded with copies */
-    for (i = 0; i < nedge; i += 4) {
-        edge_picks ep;
-        magdyn_manifold *o[4], pad;
-        int redo;
-        for (l = 0; l < 4; l++) {
-            int s = edge[i + l < nedge ? i + l : i], k = k0 + near[s];
-            edge_pick(&P[s], &R[s], &boxes[pairs[2 * k]], l, &ep);
-            o[l] = i + l < nedge ? &man[k] : &pad;
-        }
-        redo = edge4(&ep, margin, o);
-        for (; redo; redo &= redo - 1) {
-            l = __builtin_ctz((unsigned)redo);
-            if (i + l < nedge) {
-                int s = edge[i + l], k = k0 + near[s];
-                obb_edge_normal(&P[s], R[s].axis, R[s].nl);
-                obb_manifold_from_sat(&P[s], &R[s], &boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]], margin,
-                                      &man[k]);
-            }
-        }
-    }
+    edge_contacts(&m, edge, nedge, P, R);
 }
 
 /*
