@@ -70,6 +70,10 @@ static OBB_INLINE int obb_valid_n2(const magdyn_obb *b, double n2)
     return (fabs(n2 - 1.0) <= 2e-9) & (m > 0.0) & (sum - sum == 0.0);
 }
 
+/* -1.0 when c, else 1.0: a sign picked by arithmetic (gcc branches on a
+ * ternary of doubles, and these signs are random) */
+static OBB_INLINE double obb_sign_if(int c) { return (double)(1 - 2 * c); }
+
 static OBB_INLINE double obb_qn2(magdyn_quat q)
 { return q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z; }
 
@@ -277,7 +281,7 @@ static inline void obb_edge_normal(const obb_pair *P, int axis, double *nl)
     L[i1] = -P->C[i2][j];
     L[i2] = P->C[i1][j];
     k = 1.0 / sqrt(L[i1] * L[i1] + L[i2] * L[i2]);
-    if (L[0] * P->ta[0] + L[1] * P->ta[1] + L[2] * P->ta[2] < 0.0) k = -k;
+    k *= obb_sign_if(L[0] * P->ta[0] + L[1] * P->ta[1] + L[2] * P->ta[2] < 0.0);
     nl[0] = k * L[0]; nl[1] = k * L[1]; nl[2] = k * L[2];
 }
 
@@ -285,13 +289,14 @@ static inline void obb_edge_normal(const obb_pair *P, int axis, double *nl)
  * tb[j] = t . b_j. */
 static inline void obb_axis_normal(const obb_pair *P, int axis, const double *tb, double *nl)
 {
-    if (axis < 3) {
-        nl[0] = nl[1] = nl[2] = 0.0;
-        nl[axis] = P->ta[axis] < 0.0 ? -1.0 : 1.0;
-    } else if (axis < 6) {
-        int j = axis - 3;
-        double sg = tb[j] < 0.0 ? -1.0 : 1.0;
-        nl[0] = sg * P->C[0][j]; nl[1] = sg * P->C[1][j]; nl[2] = sg * P->C[2][j];
+    if (axis < 6) {
+        /* both kinds of face, picked by index (which box is random) */
+        int ra = axis < 3, j = ra ? axis : axis - 3;
+        double sg = obb_sign_if(tb[j] < 0.0), c[2][3];
+        c[0][0] = sg * P->C[0][j]; c[0][1] = sg * P->C[1][j]; c[0][2] = sg * P->C[2][j];
+        c[1][0] = c[1][1] = c[1][2] = 0.0;
+        c[1][j] = obb_sign_if(P->ta[j] < 0.0);
+        nl[0] = c[ra][0]; nl[1] = c[ra][1]; nl[2] = c[ra][2];
     } else {
         obb_edge_normal(P, axis, nl);
     }

@@ -11,9 +11,13 @@
  * expressions of obb_pair_of and obb_sat_core in the same order (IEEE
  * operations, no contraction), so every answer is that of magdyn_obb_sat to
  * the last bit; the rare pairs with nearly parallel edges in the hand-over
- * band go to magdyn_obb_sat itself.  For the manifold, the pairs the block
- * leaves within the margin finish the full test lane by lane and go on to
- * the clipping of contact.c.
+ * band go to magdyn_obb_sat itself.  For the manifold (manifold_blocks),
+ * the pairs whose bounding spheres are within the margin are repacked into
+ * blocks, which also choose the best face axis lane-wise and mark the edge
+ * axes that may still change it; the pairs within the margin finish those
+ * edge axes one by one from a list; then the face contacts are clipped one
+ * by one (contact.c) and the edge contacts worked four at a time.  No pass
+ * branches per pair on the random outcome of the one before.
  */
 #ifdef __clang__
 /* a * b + c stays two roundings, as in the scalar core, also in the inline
@@ -21,10 +25,14 @@
  * gcc's -std=c11 does this) */
 #pragma STDC FP_CONTRACT OFF
 #endif
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <magdyn/sat.h>
 #include "contact_impl.h"
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 /* The answer for one pair, as the batch gives it: 1, 0, or -1 for a bad
  * box (one the fast paths reject: obb_valid_n2). */
@@ -60,7 +68,37 @@ BLOCK_FN v4 vabs(v4 x)
 /* lane-wise c ? x : y with c from a comparison */
 BLOCK_FN v4 vsel(m4 c, v4 x, v4 y) { return (v4)((c & (m4)x) | (~c & (m4)y)); }
 
-#define GATHER(P, f) (v4){(P)[0]->f, (P)[1]->f, (P)[2]->f, (P)[3]->f}
+/*
+ * The fields of four boxes, one vector each (lane l from P[l]): the 10
+ * doubles of a box (centre, orientation w x y z, half extents) loaded as
+ * 4 + 4 + 2 and transposed, rather than gathered one by one.
+ */
+_Static_assert(sizeof(magdyn_obb) == 10 * sizeof(double) && offsetof(magdyn_obb, half.y) == 8 * sizeof(double),
+               "magdyn_obb is 10 packed doubles");
+
+BLOCK_FN void load4(const magdyn_obb *const *P, v4 *f)
+{
+    int h;
+    for (h = 0; h < 2; h++) {
+        __m256d r0 = _mm256_loadu_pd((const double *)P[0] + 4 * h), r1 = _mm256_loadu_pd((const double *)P[1] + 4 * h);
+        __m256d r2 = _mm256_loadu_pd((const double *)P[2] + 4 * h), r3 = _mm256_loadu_pd((const double *)P[3] + 4 * h);
+        __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+        __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+        f[4 * h] = (v4)_mm256_permute2f128_pd(t0, t2, 0x20);
+        f[4 * h + 1] = (v4)_mm256_permute2f128_pd(t1, t3, 0x20);
+        f[4 * h + 2] = (v4)_mm256_permute2f128_pd(t0, t2, 0x31);
+        f[4 * h + 3] = (v4)_mm256_permute2f128_pd(t1, t3, 0x31);
+    }
+    {
+        __m256d u0 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&P[0]->half.y)),
+                                          _mm_loadu_pd(&P[2]->half.y), 1);
+        __m256d u1 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&P[1]->half.y)),
+                                          _mm_loadu_pd(&P[3]->half.y), 1);
+        f[8] = (v4)_mm256_unpacklo_pd(u0, u1);
+        f[9] = (v4)_mm256_unpackhi_pd(u0, u1);
+    }
+}
+
 
 /* obb_valid_n2, lane by lane */
 BLOCK_FN m4 valid4(v4 cx, v4 cy, v4 cz, v4 hx, v4 hy, v4 hz, v4 n2)
@@ -73,73 +111,115 @@ BLOCK_FN m4 valid4(v4 cx, v4 cy, v4 cz, v4 hx, v4 hy, v4 hz, v4 n2)
 /* lane-wise x > y ? x : y, as the scalar core's running maxima */
 BLOCK_FN v4 vmax(v4 x, v4 y) { return vsel(x > y, x, y); }
 
+/* how many blocks of four pairs the manifold batch tests before it finishes
+ * the tests of the pairs within margin and clips them: their records
+ * (about 1.9 kB a block) stay in L1 */
+#define SUB_BLOCKS 8
+
 /*
- * The rest of obb_sat_core (full = 1, stop = margin) for the lanes with
- * res > 0, from the face separations fs (axes 0-5), tb = t . b_j and the
- * edge numerators and squared lengths (axes 6-14), lane by lane through the
- * same steps (obb_edge_step): the separation, the axis, the best face and
- * the normal into R; res[l] becomes 0 where an edge axis lies beyond
- * margin.
+ * What block4 leaves for the manifold, all four lanes: the pair as
+ * obb_pair_of gives it, tb = t . b_j, the edge numerators and squared
+ * lengths, and the state of obb_sat_core (full = 1) after the face axes
+ * (sepmax, best, axis, x); cand has bit k - 6 set for the edge axes k whose
+ * test (obb_edge_step) passes with this x.  The edge steps only raise x,
+ * and the test only gets stricter as x rises, so the other edge axes never
+ * pass and the lane's remaining steps are those of cand alone.
  */
-BLOCK_FN void full4(const v4 *fs, const v4 *tb, const v4 *num, const v4 *len2, double margin,
-                    const obb_pair *P, int *res, obb_sat *R)
+typedef struct {
+    v4 C[3][3], ta[3], ha[3], hb[3], ka, tb[3], num[9], len2[9];
+    v4 sepmax, best, x, tol, scale;
+    m4 axis, cand;
+} blockrec;
+
+/* obb_sat_core's face loop and the edge axes' test, lane-wise into rec,
+ * with the scalar expressions in the same order */
+BLOCK_FN void faces4(const v4 *fs, v4 scale, v4 tol, blockrec *rec)
 {
-    v4 bf = fs[0];
-    int k, l;
-    for (k = 1; k < 6; k++) bf = vmax(fs[k], bf);
-    for (l = 0; l < 4; l++) {
-        const obb_pair *p = &P[l];
-        obb_sat *o = &R[l];
-        double scale, tol, best = -INFINITY, sepmax = bf[l], x;
-        int axis = 0;
-        if (res[l] <= 0) continue;
-        scale = p->ha[0] + p->ha[1] + p->ha[2] + p->hb[0] + p->hb[1] + p->hb[2];
-        tol = obb_tie_tol(p, scale);
-        for (k = 0; k < 6; k++)
-            if (fs[k][l] > best + tol) { best = fs[k][l]; axis = k; }
-        o->face_axis = axis;
-        o->face_sep = best;
-        x = sepmax < best + tol ? sepmax : best + tol;
-        for (k = 0; k < 9; k++)
-            if (!obb_edge_step(num[k][l], len2[k][l], 6 + k, bf[l], margin, tol, scale, &sepmax, &best,
-                               &axis, &x))
-                break;
-        if (k < 9) { res[l] = 0; continue; }
-        o->sep = sepmax;
-        o->axis = axis;
-        {
-            const double tbl[3] = {tb[0][l], tb[1][l], tb[2][l]};
-            obb_axis_normal(p, axis, tbl, o->nl);
-        }
+    const double hi2 = OBB_BLEND_HI * OBB_BLEND_HI, lo2 = OBB_BLEND_LO * OBB_BLEND_LO;
+    v4 sepmax = fs[0], best = {-INFINITY, -INFINITY, -INFINITY, -INFINITY}, x, xx;
+    m4 cand = {0, 0, 0, 0}, xle0;
+    v4 axis = {0, 0, 0, 0};
+#define FACE(k)                                                                                  \
+    {                                                                                            \
+        m4 up = fs[k] > best + tol;                                                              \
+        if (k) sepmax = vmax(fs[k], sepmax);                                                     \
+        best = vsel(up, fs[k], best);                                                            \
+        axis = vsel(up, (v4)(m4){k, k, k, k}, (v4)axis);                                       \
     }
+    FACE(0) FACE(1) FACE(2) FACE(3) FACE(4) FACE(5)
+#undef FACE
+    x = vsel(sepmax < best + tol, sepmax, best + tol);
+    xx = x * vabs(x);
+    xle0 = x <= 0.0;
+#define CAND(k)                                                                                  \
+    {                                                                                            \
+        const v4 nu = rec->num[k], l2 = rec->len2[k];                                           \
+        cand |= ((nu * vabs(nu) > xx * l2) | (l2 < hi2) | ((nu > 0.0) & xle0)) & (l2 > lo2)     \
+                & (1LL << k);                                                                    \
+    }
+    CAND(0) CAND(1) CAND(2) CAND(3) CAND(4) CAND(5) CAND(6) CAND(7) CAND(8)
+#undef CAND
+    rec->sepmax = sepmax; rec->best = best; rec->x = x; rec->tol = tol; rec->scale = scale;
+    rec->axis = (m4)axis; rec->cand = cand;
+}
+
+/* Lane l of rec: the rest of obb_sat_core (full = 1, stop = margin) into o
+ * (all but the normal), and the pair into P.  0 when an edge axis lies
+ * beyond margin. */
+static inline __attribute__((always_inline)) int finish_lane(const blockrec *rec, int l, const magdyn_obb *a,
+                                                             double margin, obb_pair *P, obb_sat *o)
+{
+    double sepmax = rec->sepmax[l], best = rec->best[l], x = rec->x[l];
+    double tol = rec->tol[l], scale = rec->scale[l], bestface = sepmax;
+    int axis = (int)rec->axis[l], i, j;
+    unsigned bits = (unsigned)rec->cand[l];
+    o->face_axis = o->axis = axis;
+    o->face_sep = best;
+    for (; bits; bits &= bits - 1) {
+        int k = __builtin_ctz(bits);
+        if (!obb_edge_step(rec->num[k][l], rec->len2[k][l], 6 + k, bestface, margin, tol, scale, &sepmax,
+                           &best, &axis, &x))
+            return 0;
+    }
+    o->sep = sepmax;
+    o->axis = axis;
+    for (i = 0; i < 3; i++) {
+        for (j = 0; j < 3; j++) P->C[i][j] = rec->C[i][j][l];
+        P->ta[i] = rec->ta[i][l];
+        P->ha[i] = rec->ha[i][l];
+        P->hb[i] = rec->hb[i][l];
+    }
+    P->qa = a->orientation;
+    P->ka = rec->ka[l];
+    return 1;
 }
 
 /*
  * Four pairs (A[l], B[l]), tested to within margin (0 for the overlap
  * test): res[l] = 1 within margin on every axis, 0 apart (bounding spheres
  * or an axis), -1 a bad box, 2 when an edge axis lies in the hand-over band
- * and the single test must decide.  With P non-NULL (the manifold), when
- * some lane is within margin, P[l] receives the pair as obb_pair_of gives
- * it and R[l] what obb_sat_core(P[l], margin, full = 1) gives, and res[l] is
- * 1 where that is within margin (0 where an edge axis is not).  The
- * expressions are those of obb_spheres_apart, obb_pair_of and
- * obb_sat_core, in the same order.
+ * and the single test must decide.  With rec non-NULL (the manifold), rec
+ * receives the lanes' state for finish_lane, which decides the edge axes
+ * (res[l] > 0 then means within margin on the face axes, and on the edge
+ * axes for margin 0 outside the band).  The expressions are those of
+ * obb_spheres_apart, obb_pair_of and obb_sat_core, in the same order.
  */
 BLOCK_FN void block4(const magdyn_obb *const *A, const magdyn_obb *const *B, double margin,
-                     obb_pair *P, obb_sat *R, int *res)
+                     blockrec *rec, int *res)
 {
     const double hi2 = OBB_BLEND_HI * OBB_BLEND_HI, lo2 = OBB_BLEND_LO * OBB_BLEND_LO;
-    const v4 qaw = GATHER(A, orientation.w), qax = GATHER(A, orientation.x);
-    const v4 qay = GATHER(A, orientation.y), qaz = GATHER(A, orientation.z);
-    const v4 qbw = GATHER(B, orientation.w), qbx = GATHER(B, orientation.x);
-    const v4 qby = GATHER(B, orientation.y), qbz = GATHER(B, orientation.z);
-    const v4 acx = GATHER(A, center.x), acy = GATHER(A, center.y), acz = GATHER(A, center.z);
-    const v4 bcx = GATHER(B, center.x), bcy = GATHER(B, center.y), bcz = GATHER(B, center.z);
-    const v4 a0 = GATHER(A, half.x), a1 = GATHER(A, half.y), a2 = GATHER(A, half.z);
-    const v4 b0 = GATHER(B, half.x), b1 = GATHER(B, half.y), b2 = GATHER(B, half.z);
+    v4 fa[10], fb[10];
+    load4(A, fa);
+    load4(B, fb);
+    const v4 acx = fa[0], acy = fa[1], acz = fa[2], qaw = fa[3], qax = fa[4], qay = fa[5], qaz = fa[6];
+    const v4 a0 = fa[7], a1 = fa[8], a2 = fa[9];
+    const v4 bcx = fb[0], bcy = fb[1], bcz = fb[2], qbw = fb[3], qbx = fb[4], qby = fb[5], qbz = fb[6];
+    const v4 b0 = fb[7], b1 = fb[8], b2 = fb[9];
     const v4 tx = acx - bcx, ty = acy - bcy, tz = acz - bcz;
     v4 d00, d01, d02, d10, d11, d12, d20, d21, d22;
-    v4 t2, ra2, rb2, fs[6], num[9], len2[9];
+    v4 t2, ra2, rb2, fs[6], numl[9], len2l[9];
+    /* (the manifold's edge values go straight to rec) */
+    v4 *num = rec ? rec->num : numl, *len2 = rec ? rec->len2 : len2l;
     m4 sep, band, valid, apart, r;
     int l;
     OBB_PAIR_ALGEBRA(v4);
@@ -184,22 +264,21 @@ BLOCK_FN void block4(const magdyn_obb *const *A, const magdyn_obb *const *B, dou
      * -1, so 1 - band is 1 or 2, and ~valid is -1 */
     r = (valid & ~(sep | apart) & (1 - band)) | ~valid;
     for (l = 0; l < 4; l++) res[l] = (int)r[l];
-    if (!P || !(res[0] > 0 || res[1] > 0 || res[2] > 0 || res[3] > 0)) return;
-    for (l = 0; l < 4; l++) {
-        obb_pair *p = &P[l];
-        if (res[l] <= 0) continue;
-        p->C[0][0] = c00[l]; p->C[0][1] = c01[l]; p->C[0][2] = c02[l];
-        p->C[1][0] = c10[l]; p->C[1][1] = c11[l]; p->C[1][2] = c12[l];
-        p->C[2][0] = c20[l]; p->C[2][1] = c21[l]; p->C[2][2] = c22[l];
-        p->ta[0] = ta0[l]; p->ta[1] = ta1[l]; p->ta[2] = ta2[l];
-        p->ha[0] = a0[l]; p->ha[1] = a1[l]; p->ha[2] = a2[l];
-        p->hb[0] = b0[l]; p->hb[1] = b1[l]; p->hb[2] = b2[l];
-        p->qa = A[l]->orientation;
-        p->ka = ka[l];
-    }
+    if (!rec) return;
+    rec->C[0][0] = c00; rec->C[0][1] = c01; rec->C[0][2] = c02;
+    rec->C[1][0] = c10; rec->C[1][1] = c11; rec->C[1][2] = c12;
+    rec->C[2][0] = c20; rec->C[2][1] = c21; rec->C[2][2] = c22;
+    rec->ta[0] = ta0; rec->ta[1] = ta1; rec->ta[2] = ta2;
+    rec->ha[0] = a0; rec->ha[1] = a1; rec->ha[2] = a2;
+    rec->hb[0] = b0; rec->hb[1] = b1; rec->hb[2] = b2;
+    rec->tb[0] = tb0; rec->tb[1] = tb1; rec->tb[2] = tb2;
+    rec->ka = ka;
     {
-        const v4 tb[3] = {tb0, tb1, tb2};
-        full4(fs, tb, num, len2, margin, P, res, R);
+        /* obb_tie_tol */
+        v4 scale = a0 + a1 + a2 + b0 + b1 + b2;
+        v4 tol = OBB_TIE_REL * (scale + vabs(ta0) + vabs(ta1) + vabs(ta2));
+        tol = vsel(tol <= DBL_MAX, tol, (v4){DBL_MAX, DBL_MAX, DBL_MAX, DBL_MAX});
+        faces4(fs, scale, tol, rec);
     }
 }
 
@@ -220,20 +299,10 @@ static inline __attribute__((always_inline)) void prefetch_ahead(const magdyn_ob
     }
 }
 
-/*
- * The pairs four at a time: the overlap flags (man = NULL) or the
- * manifolds.  Compiled below for AVX2 and for AVX-512 (whose 32 registers
- * hold the whole block without spilling); the library itself is built for
- * baseline x86-64, where these 32-byte vectors would be split in halves and
- * run slower than the single test.
- */
-BLOCK_FN void batch_loop(const magdyn_obb *boxes, int npairs,
-                                                             const int *pairs, double margin,
-                                                             int *overlap, magdyn_manifold *man)
+/* The overlap flags of the pairs, four at a time. */
+BLOCK_FN void overlap_loop(const magdyn_obb *boxes, int npairs, const int *pairs, int *overlap)
 {
     const magdyn_obb *A[4], *B[4];
-    obb_pair P[4];
-    obb_sat R[4];
     int k, l, res[4];
     for (k = 0; k + 4 <= npairs; k += 4) {
         prefetch_ahead(boxes, npairs, pairs, k);
@@ -241,21 +310,310 @@ BLOCK_FN void batch_loop(const magdyn_obb *boxes, int npairs,
             A[l] = &boxes[pairs[2 * (k + l)]];
             B[l] = &boxes[pairs[2 * (k + l) + 1]];
         }
-        block4(A, B, margin, man ? P : NULL, R, res);
+        block4(A, B, 0.0, NULL, res);
+        for (l = 0; l < 4; l++) overlap[k + l] = res[l] == 2 ? pair_answer(A[l], B[l]) : res[l];
+    }
+    for (; k < npairs; k++) overlap[k] = pair_answer(&boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]]);
+}
+
+BLOCK_FN v4 vsqrt(v4 x) { return (v4)_mm256_sqrt_pd((__m256d)x); }
+
+/* obb_pair_to_inertial, lane-wise */
+BLOCK_FN void to_inertial4(v4 w, v4 ux, v4 uy, v4 uz, v4 ka, v4 v0, v4 v1, v4 v2, v4 *o)
+{
+    v4 k0 = w * w - (ux * ux + uy * uy + uz * uz), k1 = 2.0 * (ux * v0 + uy * v1 + uz * v2);
+    v4 k2 = 2.0 * w;
+    o[0] = ka * (k0 * v0 + k1 * ux + k2 * (uy * v2 - uz * v1));
+    o[1] = ka * (k0 * v1 + k1 * uy + k2 * (uz * v0 - ux * v2));
+    o[2] = ka * (k0 * v2 + k1 * uz + k2 * (ux * v1 - uy * v0));
+}
+
+/* lane-wise clampd: min(hi, max(lo, x)) in the forms of maxsd and minsd */
+BLOCK_FN v4 vclamp(v4 x, v4 lo, v4 hi)
+{ return (v4)_mm256_min_pd((__m256d)hi, _mm256_max_pd((__m256d)lo, (__m256d)x)); }
+
+/* lane-wise obb_sign_if: -1 where c, else 1 */
+BLOCK_FN v4 vsign_if(m4 c) { return vsel(c, (v4){-1.0, -1.0, -1.0, -1.0}, (v4){1.0, 1.0, 1.0, 1.0}); }
+
+/* The per-lane picks of edge4: components selected by the edge indices
+ * i (of a) and j (of b), copied, so that the arithmetic is lane-wise. */
+typedef struct {
+    double L[3][4], li1[4], li2[4], db[3][4], dbi1[4], dbi2[4], bb[4], cka[3][4], ckb[3][4];
+    double C[3][3][4], ta[3][4], ha[3][4], hb[3][4], hai[4], hbj[4], q[4][4], ka[4], ac[3][4];
+    long long oh[3][4], j0[4], j2[4], inside[4];
+} edge_picks;
+
+static inline __attribute__((always_inline)) void edge_pick(const obb_pair *P, const obb_sat *R, const magdyn_obb *a,
+                                                            int l, edge_picks *e)
+{
+    int i = (R->axis - 6) / 3, j = (R->axis - 6) % 3, i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
+    int ka = j == 0 ? 1 : 0, kb = j == 2 ? 1 : 2, q, k;
+    for (q = 0; q < 3; q++) {
+        e->L[q][l] = 0.0;
+        e->db[q][l] = P->C[q][j];
+        e->cka[q][l] = P->C[q][ka];
+        e->ckb[q][l] = P->C[q][kb];
+        e->ta[q][l] = P->ta[q];
+        e->ha[q][l] = P->ha[q];
+        e->hb[q][l] = P->hb[q];
+        e->oh[q][l] = -(long long)(q == i);
+        for (k = 0; k < 3; k++) e->C[q][k][l] = P->C[q][k];
+    }
+    e->L[i1][l] = e->li1[l] = -P->C[i2][j];
+    e->L[i2][l] = e->li2[l] = P->C[i1][j];
+    e->dbi1[l] = P->C[i1][j];
+    e->dbi2[l] = P->C[i2][j];
+    e->bb[l] = P->C[i][j];
+    e->hai[l] = P->ha[i];
+    e->hbj[l] = P->hb[j];
+    e->q[0][l] = P->qa.w; e->q[1][l] = P->qa.x; e->q[2][l] = P->qa.y; e->q[3][l] = P->qa.z;
+    e->ka[l] = P->ka;
+    e->ac[0][l] = a->center.x; e->ac[1][l] = a->center.y; e->ac[2][l] = a->center.z;
+    e->j0[l] = -(long long)(j == 0);
+    e->j2[l] = -(long long)(j == 2);
+    e->inside[l] = -(long long)(R->sep <= 0.0);
+}
+
+/* (unaligned loads: the picks are arrays of doubles) */
+#define LD(x) ((v4)_mm256_loadu_pd(x))
+#define LDM(x) ((m4)_mm256_loadu_si256((const __m256i *)(x)))
+
+/*
+ * obb_edge_normal and then what obb_manifold_from_sat gives for an edge
+ * axis, for four pairs at once: the same expressions lane by lane (so the
+ * same bits), with the per-lane component picks of edge_pick.  Returns the
+ * mask of lanes to leave to the scalar path: nearly parallel edges, edges
+ * whose closest points fall outside while the boxes overlap (the best face
+ * decides there), and non-finite results.
+ */
+BLOCK_FN int edge4(const edge_picks *e, double margin, magdyn_manifold **out)
+{
+    const v4 one = {1.0, 1.0, 1.0, 1.0}, half = {0.5, 0.5, 0.5, 0.5};
+    v4 li1 = LD(e->li1), li2 = LD(e->li2), L0 = LD(e->L[0]), L1 = LD(e->L[1]), L2 = LD(e->L[2]);
+    v4 ta0 = LD(e->ta[0]), ta1 = LD(e->ta[1]), ta2 = LD(e->ta[2]);
+    v4 qw = LD(e->q[0]), qx = LD(e->q[1]), qy = LD(e->q[2]), qz = LD(e->q[3]), ka = LD(e->ka);
+    v4 db0 = LD(e->db[0]), db1 = LD(e->db[1]), db2 = LD(e->db[2]);
+    m4 oh0 = LDM(e->oh[0]), oh1 = LDM(e->oh[1]), oh2 = LDM(e->oh[2]);
+    v4 k, nl0, nl1, nl2, nb[3], sb[3], pa0, pa1, pa2, pb0, pb1, pb2, sbka, sbkb, r0, r1, r2, bb, cc, ff, den;
+    v4 s, t, hai = LD(e->hai), hbj = LD(e->hbj), qa0, qa1, qa2, qb0, qb1, qb2, n[3], pt[3], depth;
+    m4 redo, bad;
+    int c, l;
+    k = one / vsqrt(li1 * li1 + li2 * li2);
+    k = k * vsign_if(L0 * ta0 + L1 * ta1 + L2 * ta2 < 0.0);
+    nl0 = k * L0; nl1 = k * L1; nl2 = k * L2;
+    to_inertial4(qw, qx, qy, qz, ka, nl0, nl1, nl2, n);
+    for (c = 0; c < 3; c++) {
+        nb[c] = nl0 * LD(e->C[0][c]) + nl1 * LD(e->C[1][c]) + nl2 * LD(e->C[2][c]);
+        sb[c] = LD(e->hb[c]) * -vsign_if(nb[c] > 0.0);
+    }
+    pa0 = vsel(oh0, (v4){0, 0, 0, 0}, LD(e->ha[0]) * vsign_if(nl0 > 0.0));
+    pa1 = vsel(oh1, (v4){0, 0, 0, 0}, LD(e->ha[1]) * vsign_if(nl1 > 0.0));
+    pa2 = vsel(oh2, (v4){0, 0, 0, 0}, LD(e->ha[2]) * vsign_if(nl2 > 0.0));
+    sbka = vsel(LDM(e->j0), sb[1], sb[0]);
+    sbkb = vsel(LDM(e->j2), sb[1], sb[2]);
+    pb0 = -ta0; pb1 = -ta1; pb2 = -ta2;
+    pb0 += sbka * LD(e->cka[0]); pb1 += sbka * LD(e->cka[1]); pb2 += sbka * LD(e->cka[2]);
+    pb0 += sbkb * LD(e->ckb[0]); pb1 += sbkb * LD(e->ckb[1]); pb2 += sbkb * LD(e->ckb[2]);
+    r0 = pa0 - pb0; r1 = pa1 - pb1; r2 = pa2 - pb2;
+    bb = LD(e->bb);
+    cc = vsel(oh0, r0, vsel(oh1, r1, r2));
+    ff = db0 * r0 + db1 * r1 + db2 * r2;
+    den = LD(e->dbi1) * LD(e->dbi1) + LD(e->dbi2) * LD(e->dbi2);
+    s = (bb * ff - cc) / den;
+    redo = ~(den > 1e-24)
+           | (LDM(e->inside) & ((vabs(s) > hai * (1.0 + 1e-9)) | (vabs(ff + s * bb) > hbj * (1.0 + 1e-9))));
+    s = vclamp(s, -hai, hai);
+    t = vclamp(ff + s * bb, -hbj, hbj);
+    s = vclamp(t * bb - cc, -hai, hai);
+    qb0 = pb0 + t * db0; qb1 = pb1 + t * db1; qb2 = pb2 + t * db2;
+    qa0 = vsel(oh0, pa0 + s, pa0); qa1 = vsel(oh1, pa1 + s, pa1); qa2 = vsel(oh2, pa2 + s, pa2);
+    to_inertial4(qw, qx, qy, qz, ka, half * (qa0 + qb0), half * (qa1 + qb1), half * (qa2 + qb2), pt);
+    pt[0] = LD(e->ac[0]) + pt[0]; pt[1] = LD(e->ac[1]) + pt[1]; pt[2] = LD(e->ac[2]) + pt[2];
+    depth = (qb0 - qa0) * nl0 + (qb1 - qa1) * nl1 + (qb2 - qa2) * nl2;
+    /* manifold_finite: the normal, and the point where it counts */
+    bad = (n[0] - n[0] != 0.0) | (n[1] - n[1] != 0.0) | (n[2] - n[2] != 0.0)
+          | ((depth >= -margin) & ((pt[0] - pt[0] != 0.0) | (pt[1] - pt[1] != 0.0) | (pt[2] - pt[2] != 0.0)
+                                   | (depth - depth != 0.0)));
+    redo |= bad;
+    for (l = 0; l < 4; l++) {
+        magdyn_manifold *o = out[l];
+        o->normal = magdyn_v3(n[0][l], n[1][l], n[2][l]);
+        o->point[0] = magdyn_v3(pt[0][l], pt[1][l], pt[2][l]);
+        o->depth[0] = depth[l];
+        o->count = depth[l] >= -margin;
+        o->kind = MAGDYN_CONTACT_EDGE_EDGE;
+    }
+    return _mm256_movemask_pd((__m256d)redo);
+}
+
+/* obb_spheres_apart for four pairs: bit l set when pair l is apart.  (The
+ * same test as block4's, first, so that the third of random pairs that it
+ * settles skip the rest of the block.) */
+BLOCK_FN int spheres_apart4(const magdyn_obb *const *A, const magdyn_obb *const *B, double margin)
+{
+    v4 fa[10], fb[10], t2, ra2, rb2, tx, ty, tz;
+    m4 apart;
+    load4(A, fa);
+    load4(B, fb);
+    tx = fa[0] - fb[0]; ty = fa[1] - fb[1]; tz = fa[2] - fb[2];
+    t2 = tx * tx + ty * ty + tz * tz;
+    ra2 = fa[7] * fa[7] + fa[8] * fa[8] + fa[9] * fa[9];
+    rb2 = fb[7] * fb[7] + fb[8] * fb[8] + fb[9] * fb[9];
+    if (margin > 0.0) {
+        v4 sr = vsqrt(ra2) + vsqrt(rb2) + margin;
+        apart = t2 > sr * sr * (1.0 + 1e-12);
+    } else {
+        v4 lhs = t2 - ra2 - rb2;
+        apart = (lhs > 0.0) & (lhs * lhs > 4.0 * ra2 * rb2 * (1.0 + 1e-12));
+    }
+    return _mm256_movemask_pd((__m256d)apart);
+}
+
+/* A manifold batch's pairs k0 .. k0 + 4 nb - 1 and where they go; near
+ * lists the positions (from k0) of the pairs whose bounding spheres are
+ * within the margin, padded to whole blocks with copies of the last.  From
+ * the blocks on, a pair is named by its position s in near: block s >> 2,
+ * lane s & 3, pair k0 + near[s]. */
+typedef struct {
+    const magdyn_obb *boxes;
+    const int *pairs;
+    int npairs, k0;
+    double margin;
+    magdyn_manifold *man;
+    int near[4 * SUB_BLOCKS + 3];
+} man_batch;
+
+#define MB_A(m, s) (&(m)->boxes[(m)->pairs[2 * ((m)->k0 + (m)->near[s])]])
+#define MB_B(m, s) (&(m)->boxes[(m)->pairs[2 * ((m)->k0 + (m)->near[s]) + 1]])
+#define MB_OUT(m, s) (&(m)->man[(m)->k0 + (m)->near[s]])
+
+/* The bounding spheres of nb blocks: fills near, sets every manifold to
+ * none, returns the number of near pairs. */
+BLOCK_FN int list_near(man_batch *m, int nb)
+{
+    int n = 0, b, l;
+    for (b = 0; b < nb; b++) {
+        const magdyn_obb *A[4], *B[4];
+        int k = m->k0 + 4 * b, apart;
+        prefetch_ahead(m->boxes, m->npairs, m->pairs, k);
         for (l = 0; l < 4; l++) {
-            if (!man)
-                overlap[k + l] = res[l] == 2 ? pair_answer(A[l], B[l]) : res[l];
-            else if (res[l] > 0)
-                obb_manifold_from_sat(&P[l], &R[l], A[l], B[l], margin, &man[k + l]);
-            else
-                manifold_none(&man[k + l]);
+            A[l] = &m->boxes[m->pairs[2 * (k + l)]];
+            B[l] = &m->boxes[m->pairs[2 * (k + l) + 1]];
+        }
+        apart = spheres_apart4(A, B, m->margin);
+        for (l = 0; l < 4; l++) {
+            manifold_none(&m->man[k + l]);
+            m->near[n] = 4 * b + l;
+            n += !(apart >> l & 1);
         }
     }
-    for (; k < npairs; k++) {
-        const magdyn_obb *a = &boxes[pairs[2 * k]], *b = &boxes[pairs[2 * k + 1]];
-        if (!man) overlap[k] = pair_answer(a, b);
-        else magdyn_obb_manifold(a, b, margin, &man[k]);
+    for (l = n; l & 3; l++) m->near[l] = m->near[n - 1];
+    return n;
+}
+
+/* The blocks of the nnear near pairs into rec; lists the positions within
+ * margin on the face axes in live and returns their number. */
+BLOCK_FN int test_near(const man_batch *m, int nnear, blockrec *rec, int *live)
+{
+    int n = 0, b, l;
+    for (b = 0; 4 * b < nnear; b++) {
+        const magdyn_obb *A[4], *B[4];
+        int res[4];
+        for (l = 0; l < 4; l++) {
+            A[l] = MB_A(m, 4 * b + l);
+            B[l] = MB_B(m, 4 * b + l);
+        }
+        block4(A, B, m->margin, &rec[b], res);
+        for (l = 0; l < 4; l++) {
+            live[n] = 4 * b + l;
+            n += (res[l] > 0) & (4 * b + l < nnear);
+        }
     }
+    return n;
+}
+
+/* The edge contacts of the nedge positions in edge, four at a time (the
+ * last four padded with copies); the lanes edge4 leaves, one by one. */
+BLOCK_FN void edge_contacts(const man_batch *m, const int *edge, int nedge, obb_pair *P, obb_sat *R)
+{
+    int i, l;
+    for (i = 0; i < nedge; i += 4) {
+        edge_picks ep;
+        magdyn_manifold *o[4], pad;
+        int redo;
+        for (l = 0; l < 4; l++) {
+            int s = edge[i + l < nedge ? i + l : i];
+            edge_pick(&P[s], &R[s], MB_A(m, s), l, &ep);
+            o[l] = i + l < nedge ? MB_OUT(m, s) : &pad;
+        }
+        redo = edge4(&ep, m->margin, o);
+        for (; redo; redo &= redo - 1) {
+            l = __builtin_ctz((unsigned)redo);
+            if (i + l < nedge) {
+                int s = edge[i + l];
+                obb_edge_normal(&P[s], R[s].axis, R[s].nl);
+                obb_manifold_from_sat(&P[s], &R[s], MB_A(m, s), MB_B(m, s), m->margin, MB_OUT(m, s));
+            }
+        }
+    }
+}
+
+/*
+ * The manifolds of nb (<= SUB_BLOCKS) blocks of four pairs from pair k0 on,
+ * in passes that do not branch on the (random) outcome of the one before:
+ * the bounding spheres of all pairs are tested and the pairs not apart
+ * listed; those are tested in blocks of four and the lanes within margin
+ * listed; their tests are finished and they are listed again by kind of
+ * axis; then the face and the edge contacts are clipped, each kind in its
+ * own loop (the edge contacts four at a time).
+ */
+BLOCK_FN void manifold_blocks(const magdyn_obb *boxes, int npairs, const int *pairs, int k0, int nb,
+                              double margin, magdyn_manifold *man)
+{
+    man_batch m;
+    blockrec rec[SUB_BLOCKS];
+    obb_pair P[4 * SUB_BLOCKS];
+    obb_sat R[4 * SUB_BLOCKS];
+    int live[4 * SUB_BLOCKS], face[4 * SUB_BLOCKS], edge[4 * SUB_BLOCKS];
+    int nlive, nface = 0, nedge = 0, i;
+    m.boxes = boxes; m.pairs = pairs; m.npairs = npairs; m.k0 = k0; m.margin = margin; m.man = man;
+    nlive = test_near(&m, list_near(&m, nb), rec, live);
+    for (i = 0; i < nlive; i++) {
+        int s = live[i], in = finish_lane(&rec[s >> 2], s & 3, MB_A(&m, s), margin, &P[s], &R[s]);
+        face[nface] = s;
+        nface += in & (R[s].axis < 6);
+        edge[nedge] = s;
+        nedge += in & (R[s].axis >= 6);
+    }
+    for (i = 0; i < nface; i++) {
+        int s = face[i];
+        const double tb[3] = {rec[s >> 2].tb[0][s & 3], rec[s >> 2].tb[1][s & 3], rec[s >> 2].tb[2][s & 3]};
+        obb_axis_normal(&P[s], R[s].axis, tb, R[s].nl);
+        obb_manifold_from_sat(&P[s], &R[s], MB_A(&m, s), MB_B(&m, s), margin, MB_OUT(&m, s));
+    }
+    edge_contacts(&m, edge, nedge, P, R);
+}
+
+/*
+ * The pairs four at a time: the overlap flags (man = NULL) or the
+ * manifolds.  Compiled below for AVX2 and for AVX-512 (whose 32 registers
+ * hold the whole block without spilling); the library itself is built for
+ * baseline x86-64, where these 32-byte vectors would be split in halves and
+ * run slower than the single test.
+ */
+BLOCK_FN void batch_loop(const magdyn_obb *boxes, int npairs, const int *pairs, double margin,
+                         int *overlap, magdyn_manifold *man)
+{
+    int k, nb;
+    if (!man) {
+        overlap_loop(boxes, npairs, pairs, overlap);
+        return;
+    }
+    for (k = 0; k + 4 <= npairs; k += 4 * nb) {
+        nb = (npairs - k) / 4 < SUB_BLOCKS ? (npairs - k) / 4 : SUB_BLOCKS;
+        manifold_blocks(boxes, npairs, pairs, k, nb, margin, man);
+    }
+    for (; k < npairs; k++) magdyn_obb_manifold(&boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]], margin, &man[k]);
 }
 
 #define BATCH_VARIANT(name, isa)                                                                 \
@@ -307,12 +665,14 @@ static magdyn_status check_pairs(int nboxes, const magdyn_obb *boxes, int npairs
                                  const void *out)
 {
     size_t k;
+    unsigned bad = 0;
     if (nboxes < 0 || npairs < 0) return MAGDYN_EINVAL;
     if (npairs == 0) return MAGDYN_OK;
     if (!boxes || !pairs || !out) return MAGDYN_EINVAL;
-    for (k = 0; k < 2 * (size_t)npairs; k++)
-        if (pairs[k] < 0 || pairs[k] >= nboxes) return MAGDYN_EINVAL;
-    return MAGDYN_OK;
+    /* (a negative index is a large unsigned one; no exit in the loop, so
+     * that it vectorises) */
+    for (k = 0; k < 2 * (size_t)npairs; k++) bad |= (unsigned)pairs[k] >= (unsigned)nboxes;
+    return bad ? MAGDYN_EINVAL : MAGDYN_OK;
 }
 
 magdyn_status magdyn_obb_overlap_pairs(int nboxes, const magdyn_obb *boxes, int npairs,
