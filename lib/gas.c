@@ -849,7 +849,13 @@ static int do_wall(magdyn_gas *g, int k, int wall, int end)
     int r = g->ev[k].rot;
     if (r >= 0) {
         gas_rotor *q = &g->rot[r];
-        double l = end ? -q->half_length : q->half_length;
+        double l = end ? -q->half_length : q->half_length, b = g->rad[k];
+        double ex = a.x + l * cos(a.th), ey = a.y + l * sin(a.th);
+        double gap = wall == 0 ? ex - b : wall == 1 ? g->par.width - ex - b
+                   : wall == 2 ? ey - b : g->par.height - ey - b;
+        /* a root search that ran out of steps returns an early time, a
+         * lower bound: the end is not at the wall yet, so nothing happens */
+        if (!(gap <= CONTACT_TOL * (q->half_length + b))) return 0;
         w = &q->omega; ii = q->inv_inertia;
         k1 = l * (cos(a.th) * ny - sin(a.th) * nx);
     }

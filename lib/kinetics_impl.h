@@ -166,6 +166,13 @@ static inline double mdk_wall_root(double x0, double vx, mdk_arm arm, double x_w
             /* the gap closes no faster than u (a finite step when m overflows) */
             if (g > tol && !(h >= g / u)) h = g / u;
             if (g <= tol && !(h >= 1e-7 * (la + b) / u)) h = 1e-7 * (la + b) / u;
+            /* nor can the end touch before the circle it sweeps, of radius
+             * |l| about the centre, does: for a fast spin that is the long
+             * stretch, which the curvature bound crosses in ~1/|om| steps */
+            if (sv > 0.0) {
+                double gc = dir * (x_wall - x0 - vx * t) - la - b;
+                if (gc > 0.0 && !(h >= gc / sv)) h = gc / sv;
+            }
         } else {
             if (gp >= 0.0) return INFINITY;
             h = g > 0.0 ? g / -gp : 0.0;

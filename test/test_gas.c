@@ -436,6 +436,38 @@ static void check_brute_force(int periodic)
     magdyn_gas_free(g);
 }
 
+/*
+ * Found by fuzz/fuzz_kinetics.c (fuzz/corpus/kinetics/regress-spinning-rotor.bin):
+ * a rotor spinning at 3.6e6 rad/s.  Its wall search stepped by the
+ * curvature bound, ~1e-7 s, ran out of steps after 1e5 and returned an
+ * early time, at which the wall event applied an impulse with the end
+ * nowhere near the wall.  Now the search jumps to where the circle the end
+ * sweeps meets the wall, and a wall event checks the contact.  Here the
+ * circle (reach 0.1 + 0.02 m) starts 0.38 m from the wall at 1 m/s: no
+ * wall collision before 0.38 s, one within the next turn (1.7e-6 s), and
+ * the energy kept (e = 1).
+ */
+START_TEST(fast_spinning_rotor_meets_wall_in_time)
+{
+    magdyn_gas_params par = {1.0, 1.0, 0};
+    magdyn_gas *g = magdyn_gas_new(&par);
+    magdyn_rotor r = {{0.5, 0.5}, {1.0, 0.0}, 0.0, 3.6e6, 2.0, 0.01, 0.1, 0.02};
+    magdyn_gas_observables o;
+    double e0;
+    ck_assert_int_eq(magdyn_gas_add_rotor(g, &r), 0);
+    ck_assert_int_eq(magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o), MAGDYN_OK);
+    e0 = o.energy;
+    ck_assert_int_eq(magdyn_gas_advance(g, 0.38 - 1e-9), MAGDYN_OK);
+    ck_assert_int_eq(magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o), MAGDYN_OK);
+    ck_assert_int_eq(o.wall_collisions, 0);
+    ck_assert_int_eq(magdyn_gas_advance(g, 0.38 + 2e-6), MAGDYN_OK);
+    ck_assert_int_eq(magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o), MAGDYN_OK);
+    ck_assert_int_ge(o.wall_collisions, 1);
+    ck_assert_double_eq_tol(o.energy, e0, 1e-10 * e0);
+    magdyn_gas_free(g);
+}
+END_TEST
+
 START_TEST(matches_brute_force_periodic) { check_brute_force(1); }
 END_TEST
 
@@ -458,6 +490,7 @@ int main(void)
     tcase_add_test(tc, inelastic_collapse_stops);
     tcase_add_test(tc, matches_brute_force_periodic);
     tcase_add_test(tc, matches_brute_force_walls);
+    tcase_add_test(tc, fast_spinning_rotor_meets_wall_in_time);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
