@@ -2,6 +2,7 @@
  * gas.c - event-driven dynamics of hard discs and rotors (magdyn/gas.h):
  * adding particles, cell grid, event prediction and the event loop.
  */
+#include <float.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -787,6 +788,15 @@ static double ke_of(const magdyn_gas *g, int k)
     return 0.5 * g->ev[k].mass * (p->vx * p->vx + p->vy * p->vy);
 }
 
+/* Largest gap [m] that counts as a rotor contact for bodies of size len
+ * whose coordinates, and speeds times the time, are of size pos:
+ * CONTACT_TOL of the size, or for bodies too small for that the rounding
+ * of those (where the root finders stop making progress). */
+static double contact_tol(double len, double pos)
+{
+    return fmax(CONTACT_TOL * len, 16.0 * DBL_EPSILON * (pos + len));
+}
+
 /* Pair collision of k and j now; returns 1 if an impulse was applied. */
 static int do_pair(magdyn_gas *g, int k, int j)
 {
@@ -812,7 +822,10 @@ static int do_pair(magdyn_gas *g, int k, int j)
                 double gap = sqrt(x1 * x1 + y1 * y1) - s;
                 if (gap < bestgap) { bestgap = gap; ba = a; bb = b; ex = x1; ey = y1; }
             }
-        if (!(bestgap <= CONTACT_TOL * s)) return 0;
+        double scale = fabs(ak0.x) + fabs(ak0.y) + fabs(aj0.x) + fabs(aj0.y)
+                     + (fabs(p->vx) + fabs(p->vy) + fabs(q->vx) + fabs(q->vy)
+                        + fabs(ak[0].l * ak[0].om) + fabs(aj[0].l * aj[0].om)) * fabs(g->time);
+        if (!(bestgap <= contact_tol(s + fabs(ak[0].l) + fabs(aj[0].l), scale))) return 0;
         d = sqrt(ex * ex + ey * ey);
         if (!(d > 0.0)) return 0;
         nx = ex / d; ny = ey / d;
@@ -839,6 +852,26 @@ static int do_pair(magdyn_gas *g, int k, int j)
 }
 
 /* Wall collision of k now (wall 0: x = 0, 1: x = width, 2: y = 0, 3: y = height). */
+/*
+ * A body still approaching the wall (normal n) after its impulse, vn = n.v
+ * + wk < 0, because the approach was so slow that the impulse underflowed
+ * or rounded away: one settled on the wall by inelastic bounces.  It would
+ * be found in contact again at once, forever.  It leaves instead at a
+ * normal speed at the rounding level of its velocity, within rounding of
+ * the exact bounce (-e vn, |vn| tiny).  Returns the impulse given [N s], 0
+ * when the approach is not of that kind.
+ */
+static double unstick(gas_particle *p, double nx, double ny, double wk, double mass)
+{
+    double vn = nx * p->vx + ny * p->vy + wk;
+    double floor = 4.0 * DBL_EPSILON * (fabs(p->vx) + fabs(p->vy) + fabs(wk)), dv;
+    if (!(vn < 0.0 && -vn <= floor)) return 0.0;
+    dv = floor > 0.0 ? floor - vn : DBL_MIN;   /* all of the velocity subnormal: the least normal speed */
+    p->vx += dv * nx;
+    p->vy += dv * ny;
+    return mass * dv;
+}
+
 static int do_wall(magdyn_gas *g, int k, int wall, int end)
 {
     gas_particle *p = &g->p[k];
@@ -855,13 +888,17 @@ static int do_wall(magdyn_gas *g, int k, int wall, int end)
                    : wall == 2 ? ey - b : g->par.height - ey - b;
         /* a root search that ran out of steps returns an early time, a
          * lower bound: the end is not at the wall yet, so nothing happens */
-        if (!(gap <= CONTACT_TOL * (q->half_length + b))) return 0;
+        double scale = (wall < 2 ? fabs(a.x) + fabs(p->vx) * fabs(g->time)
+                                 : fabs(a.y) + fabs(p->vy) * fabs(g->time))
+                     + fabs(q->omega * l) * fabs(g->time);
+        if (!(gap <= contact_tol(q->half_length + b, scale))) return 0;
         w = &q->omega; ii = q->inv_inertia;
         k1 = l * (cos(a.th) * ny - sin(a.th) * nx);
     }
     ke0 = ke_of(g, k);
     jimp = mdk_impulse(nx, ny, g->e_wall, g->ev[k].inv_mass, ii, k1, &p->vx, &p->vy, w,
                        0.0, 0.0, 0.0, &vz0, &vz1, &zero);
+    jimp += unstick(p, nx, ny, *w * k1, g->ev[k].mass);
     if (!(jimp > 0.0)) return 0;
     reanchor(g, k, a);
     ke_accumulate(g);

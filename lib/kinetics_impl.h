@@ -7,6 +7,7 @@
 #ifndef MAGDYN_KINETICS_IMPL_H
 #define MAGDYN_KINETICS_IMPL_H
 
+#include <float.h>
 #include <math.h>
 #include <magdyn/kinetics.h>
 
@@ -85,9 +86,11 @@ static inline double mdk_pair_root(double d0x, double d0y, double dvx, double dv
     double la = fabs(a.l), lb = fabs(b.l), wa = a.l * a.om, wb = b.l * b.om;
     double vc = hypot(dvx, dvy), v = vc + fabs(wa) + fabs(wb);
     double acc = la * a.om * a.om + lb * b.om * b.om;
-    double reach = la + lb + s, tol_f = 2.0 * MDK_ROOT_TOL * s * s;
-    double t = 0.0, t_end = horizon;
+    double reach = la + lb + s, t = 0.0, t_end = horizon;
     double c = d0x * d0x + d0y * d0y - reach * reach;
+    /* contact within 1e-12 of the size, or within rounding of the
+     * separation's scale for bodies too small for that (subnormal sizes) */
+    double tol_d = fmax(MDK_ROOT_TOL * s, 4.0 * DBL_EPSILON * (fabs(d0x) + fabs(d0y) + reach));
     int it;
     if (!(v > 0.0)) return INFINITY;
     if (!(v < INFINITY)) return 0.0;       /* no step can be bounded: now, early */
@@ -117,11 +120,12 @@ static inline double mdk_pair_root(double d0x, double d0y, double dvx, double dv
         double px = dvx - wa * sa + wb * sb, py = dvy + wa * ca - wb * cb;
         double f = dx * dx + dy * dy - s * s, fp = 2.0 * (dx * px + dy * py);
         double dn = sqrt(dx * dx + dy * dy), hcap = (dn + s) / v, m, h;
+        int apart = dn - s > tol_d;
         if (t > t_end) return INFINITY;
-        if (f <= tol_f && fp < 0.0) return t;
+        if (!apart && fp < 0.0) return t;
         /* |f''| = 2 |d'^2 + d.d''| <= 2 (v^2 + |d| acc) with |d| <= dn + v hcap */
         m = 2.0 * (v * v + acc * (2.0 * dn + s));
-        if (f > tol_f) {
+        if (apart) {
             /* the gap dn - s closes no faster than v: a step of gap / v is
              * safe too, and stays finite when m overflows (v ~ 1e160) */
             double hg = (dn - s) / v;
@@ -130,11 +134,14 @@ static inline double mdk_pair_root(double d0x, double d0y, double dvx, double dv
         } else {
             /* touching but not approaching (grazing, or just collided):
              * step on by at least a tiny amount, which can hide at most a
-             * re-contact of depth ~1e-14 s */
+             * re-contact of depth ~1e-14 s (or of the rounding scale) */
+            double hmin = (1e-7 * s + tol_d) / v;
             h = mdk_safe_step(f > 0.0 ? f : 0.0, fp, m);
-            if (h < 1e-7 * s / v) h = 1e-7 * s / v;
+            if (!(h >= hmin)) h = hmin;
         }
-        t += h < hcap ? h : hcap;
+        if (h > hcap) h = hcap;
+        if (!(t + h > t)) return t;          /* no progress left: now, early */
+        t += h;
     }
     return t <= t_end ? t : INFINITY;
 }
@@ -149,7 +156,8 @@ static inline double mdk_wall_root(double x0, double vx, mdk_arm arm, double x_w
                      double b, double horizon)
 {
     double wl = arm.l * arm.om, la = fabs(arm.l);
-    double m = la * arm.om * arm.om, tol = MDK_ROOT_TOL * (la + b), t = 0.0;
+    double m = la * arm.om * arm.om, t = 0.0;
+    double tol = fmax(MDK_ROOT_TOL * (la + b), 4.0 * DBL_EPSILON * (fabs(x_wall) + la + b));
     double sv = dir * vx;            /* centre speed towards the wall */
     int it;
     /* moving away with the whole reach clear of the wall: never */
@@ -165,7 +173,7 @@ static inline double mdk_wall_root(double x0, double vx, mdk_arm arm, double x_w
             h = mdk_safe_step(g > tol ? g : 0.0, gp, m);
             /* the gap closes no faster than u (a finite step when m overflows) */
             if (g > tol && !(h >= g / u)) h = g / u;
-            if (g <= tol && !(h >= 1e-7 * (la + b) / u)) h = 1e-7 * (la + b) / u;
+            if (g <= tol && !(h >= (1e-7 * (la + b) + tol) / u)) h = (1e-7 * (la + b) + tol) / u;
             /* nor can the end touch before the circle it sweeps, of radius
              * |l| about the centre, does: for a fast spin that is the long
              * stretch, which the curvature bound crosses in ~1/|om| steps */
@@ -179,6 +187,7 @@ static inline double mdk_wall_root(double x0, double vx, mdk_arm arm, double x_w
             if (h == 0.0) return t;
         }
         if (sv <= 0.0 && dir * (x_wall - x0 - vx * t) - la - b > 0.0) return INFINITY;
+        if (!(t + h > t)) return t;          /* no progress left: now, early */
         t += h;
     }
     return t <= horizon ? t : INFINITY;

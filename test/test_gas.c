@@ -468,6 +468,69 @@ START_TEST(fast_spinning_rotor_meets_wall_in_time)
 }
 END_TEST
 
+/*
+ * Found by fuzz/fuzz_kinetics.c (fuzz/corpus/kinetics/regress-subnormal-rotor.bin):
+ * a rotor of half-length 1.3e-314 m and end radius 5.3e-315 m at
+ * 2.6e5 m/s between walls 1 m apart.  Tolerances relative to its size
+ * underflowed to 0: the wall search could not reach a gap of 0 in the
+ * rounding of y0 + vy t, returned early, and the wall event saw no contact,
+ * over and over.  Contacts now count within the rounding of the
+ * coordinates.  The centre then bounces off the y walls like a point:
+ * 2.6e5 m/s x 2.7 ms / 1 m = 707.8 bounces, with about one event per
+ * bounce or cell crossing.
+ */
+START_TEST(subnormal_rotor_bounces)
+{
+    magdyn_gas_params par = {1.0, 1.0, 0};
+    magdyn_gas *g = magdyn_gas_new(&par);
+    magdyn_rotor r = {{0.5, 0.2}, {1.0, -262144.0}, 1.0, 1.0, 2.0, 0.01, 1.273197475e-314,
+                      5.299808824e-315};
+    magdyn_gas_observables o;
+    ck_assert_int_eq(magdyn_gas_add_rotor(g, &r), 0);
+    ck_assert_int_eq(magdyn_gas_advance(g, 2.7e-3), MAGDYN_OK);
+    ck_assert_int_eq(magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o), MAGDYN_OK);
+    ck_assert_int_ge(o.wall_collisions, 707);
+    ck_assert_int_le(o.wall_collisions, 709);
+    ck_assert_int_le(o.events, 2 * (o.wall_collisions + o.cell_crossings) + 100);
+    ck_assert_double_eq_tol(o.energy, 0.5 * 2.0 * (1.0 + 262144.0 * 262144.0) + 0.5 * 0.01,
+                            1e-10 * o.energy);
+    magdyn_gas_free(g);
+}
+END_TEST
+
+/*
+ * Found by fuzz/fuzz_kinetics.c (fuzz/corpus/kinetics/regress-rotor-settles.bin):
+ * a rotor thrown at a wall with restitution 6e-5 ends up lying on it, both
+ * ends touching, approaching at 5e-324 m/s.  Each bounce's impulse rounded
+ * away, the contact was found again at once, and the advance stopped with
+ * MAGDYN_ENOCONV after 1e6 events at one instant.  Now such a body leaves
+ * at a normal speed at the rounding level of its velocity.  It must end
+ * lying on the wall (centre at the end radius, rod along it), sliding on
+ * at its tangential 1 m/s, with the energy not grown.
+ */
+START_TEST(inelastic_rotor_settles_on_wall)
+{
+    magdyn_gas_params par = {1.0, 1.0, 0};
+    magdyn_gas *g = magdyn_gas_new(&par);
+    magdyn_rotor r = {{0.5, 0.2}, {1.0, -262144.0}, 1.0, 1.0, 2.0, 0.01, 0.1, 0.02};
+    magdyn_gas_observables o;
+    double e0;
+    ck_assert_int_eq(magdyn_gas_set_restitution(g, 1.0, 6.103515625e-05), MAGDYN_OK);
+    ck_assert_int_eq(magdyn_gas_add_rotor(g, &r), 0);
+    ck_assert_int_eq(magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o), MAGDYN_OK);
+    e0 = o.energy;
+    ck_assert_int_eq(magdyn_gas_advance(g, 2.7e-3), MAGDYN_OK);
+    ck_assert_int_eq(magdyn_gas_get_rotor(g, 0, &r), MAGDYN_OK);
+    ck_assert_double_eq_tol(r.r.y, 0.02, 1e-9);
+    ck_assert_double_eq_tol(sin(r.angle), 0.0, 1e-9);
+    ck_assert_double_eq_tol(r.v.x, 1.0, 1e-9);
+    ck_assert(fabs(r.v.y) < 1e-12 && fabs(r.omega) < 1e-9);
+    ck_assert_int_eq(magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o), MAGDYN_OK);
+    ck_assert(o.energy <= e0);
+    magdyn_gas_free(g);
+}
+END_TEST
+
 START_TEST(matches_brute_force_periodic) { check_brute_force(1); }
 END_TEST
 
@@ -491,6 +554,8 @@ int main(void)
     tcase_add_test(tc, matches_brute_force_periodic);
     tcase_add_test(tc, matches_brute_force_walls);
     tcase_add_test(tc, fast_spinning_rotor_meets_wall_in_time);
+    tcase_add_test(tc, subnormal_rotor_bounces);
+    tcase_add_test(tc, inelastic_rotor_settles_on_wall);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
