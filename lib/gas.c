@@ -853,20 +853,22 @@ static int do_pair(magdyn_gas *g, int k, int j)
 
 /* Wall collision of k now (wall 0: x = 0, 1: x = width, 2: y = 0, 3: y = height). */
 /*
- * A body still approaching the wall (normal n) after its impulse, vn = n.v
- * + wk < 0, because the approach was so slow that the impulse underflowed
- * or rounded away: one settled on the wall by inelastic bounces.  It would
- * be found in contact again at once, forever.  It leaves instead at a
- * normal speed at the rounding level of its velocity, within rounding of
- * the exact bounce (-e vn, |vn| tiny).  Returns the impulse given [N s], 0
- * when the approach is not of that kind.
+ * A body whose wall impulse leaves it approaching, or separating no faster
+ * than the rounding of its velocity, vn = n.v + wk < floor: one settled on
+ * the wall by inelastic bounces, whose impulse underflowed or rounded away
+ * or cancelled the approach to rounding.  The wall search, which rounds
+ * differently, would find it in contact again at once, forever.  It leaves
+ * instead at the rounding speed floor = 4 eps (|v| + |w| l), within
+ * rounding of the exact bounce.  Returns the impulse given [N s], 0 when
+ * the body separates faster.
  */
-static double unstick(gas_particle *p, double nx, double ny, double wk, double mass)
+static double unstick(gas_particle *p, double nx, double ny, double wk, double arm_speed,
+                      double mass)
 {
     double vn = nx * p->vx + ny * p->vy + wk;
-    double floor = 4.0 * DBL_EPSILON * (fabs(p->vx) + fabs(p->vy) + fabs(wk)), dv;
-    if (!(vn < 0.0 && -vn <= floor)) return 0.0;
-    dv = floor > 0.0 ? floor - vn : DBL_MIN;   /* all of the velocity subnormal: the least normal speed */
+    double floor = 4.0 * DBL_EPSILON * (fabs(p->vx) + fabs(p->vy) + arm_speed), dv;
+    if (!(vn < floor)) return 0.0;
+    dv = floor > 0.0 ? floor - vn : DBL_MIN - vn;  /* a subnormal velocity: the least normal speed */
     p->vx += dv * nx;
     p->vy += dv * ny;
     return mass * dv;
@@ -898,7 +900,8 @@ static int do_wall(magdyn_gas *g, int k, int wall, int end)
     ke0 = ke_of(g, k);
     jimp = mdk_impulse(nx, ny, g->e_wall, g->ev[k].inv_mass, ii, k1, &p->vx, &p->vy, w,
                        0.0, 0.0, 0.0, &vz0, &vz1, &zero);
-    jimp += unstick(p, nx, ny, *w * k1, g->ev[k].mass);
+    jimp += unstick(p, nx, ny, *w * k1, fabs(*w) * (r >= 0 ? g->rot[r].half_length : 0.0),
+                    g->ev[k].mass);
     if (!(jimp > 0.0)) return 0;
     reanchor(g, k, a);
     ke_accumulate(g);
