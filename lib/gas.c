@@ -91,10 +91,13 @@ static int cells_along(double len, double cmin, double cmax_edge, int periodic)
 
 static magdyn_status grid_build(magdyn_gas *g, double max_reach, int n_expected)
 {
-    double cmin = cell_min(max_reach), area = g->par.width * g->par.height, edge;
+    double cmin = cell_min(max_reach), edge;
     long maxc = (long)CELLS_PER_PARTICLE * (n_expected > 16 ? n_expected : 16);
     int ncx, ncy, k, *head;
-    edge = sqrt(area / (double)maxc);
+    /* sqrt(area / maxc), without the area underflowing for a box of
+     * 1e-307 m (then every cell was the smallest: 6.5e10 of them); so
+     * at most ~maxc cells, or up to 1e6 (x 3) along a very long box */
+    edge = sqrt(g->par.width) * sqrt(g->par.height / (double)maxc);
     ncx = cells_along(g->par.width, cmin, edge, g->par.periodic);
     ncy = cells_along(g->par.height, cmin, edge, g->par.periodic);
     head = realloc(g->head, (size_t)ncx * (size_t)ncy * sizeof *head);

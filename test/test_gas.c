@@ -562,6 +562,26 @@ START_TEST(inelastic_rotor_pivots_off_wall)
 }
 END_TEST
 
+/*
+ * Found by fuzz/fuzz_kinetics.c (fuzz/corpus/kinetics/regress-tiny-box.bin):
+ * a periodic box of 1.8e-307 x 4.5e-305 m.  Its area underflowed to 0, so
+ * every cell took the smallest size, 2.7e-312 m: 6.5e10 cells, 261 GB.
+ * Now the grid stays at a few cells per particle and the disc is added.
+ */
+START_TEST(tiny_box_grid)
+{
+    magdyn_gas_params par = {1.7685165161647548e-307, 4.5480509667887196e-305, 1};
+    magdyn_gas *g = magdyn_gas_new(&par);
+    magdyn_disc d = {{1.864833e-316, 0.0}, {1.0, 0.0}, 1.0, 1.35367416495e-312};
+    ck_assert_ptr_nonnull(g);
+    ck_assert_int_eq(magdyn_gas_add_disc(g, &d), 0);
+    ck_assert_int_eq(magdyn_gas_advance(g, 1e-303), MAGDYN_OK);   /* ~5600 box widths */
+    ck_assert_int_eq(magdyn_gas_get_disc(g, 0, &d), MAGDYN_OK);
+    ck_assert(d.r.x >= 0 && d.r.x <= par.width && d.v.x == 1.0);
+    magdyn_gas_free(g);
+}
+END_TEST
+
 START_TEST(matches_brute_force_periodic) { check_brute_force(1); }
 END_TEST
 
@@ -588,6 +608,7 @@ int main(void)
     tcase_add_test(tc, subnormal_rotor_bounces);
     tcase_add_test(tc, inelastic_rotor_settles_on_wall);
     tcase_add_test(tc, inelastic_rotor_pivots_off_wall);
+    tcase_add_test(tc, tiny_box_grid);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
