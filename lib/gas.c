@@ -822,14 +822,14 @@ static int do_pair(magdyn_gas *g, int k, int j)
             for (b = 0; b < nj; b++) {
                 double x1 = dx + ak[a].l * cos(ak[a].th) - aj[b].l * cos(aj[b].th);
                 double y1 = dy + ak[a].l * sin(ak[a].th) - aj[b].l * sin(aj[b].th);
-                double gap = sqrt(x1 * x1 + y1 * y1) - s;
+                double gap = hypot(x1, y1) - s;
                 if (gap < bestgap) { bestgap = gap; ba = a; bb = b; ex = x1; ey = y1; }
             }
         double scale = fabs(ak0.x) + fabs(ak0.y) + fabs(aj0.x) + fabs(aj0.y)
                      + (fabs(p->vx) + fabs(p->vy) + fabs(q->vx) + fabs(q->vy)
                         + fabs(ak[0].l * ak[0].om) + fabs(aj[0].l * aj[0].om)) * fabs(g->time);
         if (!(bestgap <= contact_tol(s + fabs(ak[0].l) + fabs(aj[0].l), scale))) return 0;
-        d = sqrt(ex * ex + ey * ey);
+        d = hypot(ex, ey);
         if (!(d > 0.0)) return 0;
         nx = ex / d; ny = ey / d;
         if (rk >= 0) {
@@ -1271,7 +1271,10 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
         g->events - g->sorted_at > (long long)SORT_EVENTS_PER_PARTICLE * g->n)
         g->primed = 0;
     if (!g->primed && (st = prime(g)) != MAGDYN_OK) return st;
-    same_max = 100LL * g->n + 1000000LL;
+    /* events at one instant: a start on a lattice has ~N/2 legitimately;
+     * many more mean no progress (contacts unresolvable in double
+     * precision, a collapse), reported as MAGDYN_ENOCONV */
+    same_max = 100LL * g->n + 10000LL;
     while (st == MAGDYN_OK) {
         gas_hent top;
         int any;

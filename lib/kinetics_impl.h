@@ -119,7 +119,7 @@ static inline double mdk_pair_root(double d0x, double d0y, double dvx, double dv
         double dy = d0y + dvy * t + a.l * sa - b.l * sb;
         double px = dvx - wa * sa + wb * sb, py = dvy + wa * ca - wb * cb;
         double f = dx * dx + dy * dy - s * s, fp = 2.0 * (dx * px + dy * py);
-        double dn = sqrt(dx * dx + dy * dy), hcap = (dn + s) / v, m, h;
+        double dn = hypot(dx, dy), hcap = (dn + s) / v, m, h;
         int apart = dn - s > tol_d;
         if (t > t_end) return INFINITY;
         if (!apart && fp < 0.0) return t;

@@ -582,6 +582,34 @@ START_TEST(tiny_box_grid)
 }
 END_TEST
 
+/*
+ * Found by fuzz/fuzz_kinetics.c (fuzz/corpus/kinetics/regress-unresolvable.bin):
+ * two rotors 4e-270 m apart, one at 1.3e300 m/s.  The time to close the gap
+ * underflows, so their contact is found "now" again and again; the advance
+ * gave up only after 10^6 such events.  Now after 100 N + 10^4, with
+ * MAGDYN_ENOCONV and the state intact.
+ */
+START_TEST(unresolvable_contact_gives_up_soon)
+{
+    magdyn_gas_params par = {1.0, 1.0, 1};
+    magdyn_gas *g = magdyn_gas_new(&par);
+    magdyn_rotor a = {{2.78149152596304e-310, 3.785766995733679e-270}, {1.334153783361817e+300, 0.0},
+                      0.0, 0.0, 1.1002547276809069e-160, 4.67905495353609e-62,
+                      4.679249612674878e-62, 3.4705665560395e-310};
+    magdyn_rotor b = {{0.0, 1.042663851848696e-309}, {0.0, 0.0}, 0.0, 0.0, 0.02488555905179055,
+                      3.3480283377205475e+184, 1.8054760163410757e-71, 1.7738036229595213e-307};
+    magdyn_gas_observables o;
+    ck_assert_int_eq(magdyn_gas_add_rotor(g, &a), 0);
+    ck_assert_int_eq(magdyn_gas_add_rotor(g, &b), 1);
+    ck_assert_int_eq(magdyn_gas_advance(g, 0.0), MAGDYN_ENOCONV);
+    ck_assert_int_eq(magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o), MAGDYN_OK);
+    ck_assert_int_le(o.events, 100 * 2 + 10000 + 2);
+    ck_assert_int_eq(magdyn_gas_get_rotor(g, 0, &a), MAGDYN_OK);
+    ck_assert(a.v.x == 1.334153783361817e+300);
+    magdyn_gas_free(g);
+}
+END_TEST
+
 START_TEST(matches_brute_force_periodic) { check_brute_force(1); }
 END_TEST
 
@@ -609,6 +637,7 @@ int main(void)
     tcase_add_test(tc, inelastic_rotor_settles_on_wall);
     tcase_add_test(tc, inelastic_rotor_pivots_off_wall);
     tcase_add_test(tc, tiny_box_grid);
+    tcase_add_test(tc, unresolvable_contact_gives_up_soon);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

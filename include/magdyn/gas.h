@@ -69,8 +69,10 @@ MAGDYN_API void magdyn_gas_free(magdyn_gas *g);
  * magdyn_gas_advance: runs all events up to the absolute time t_end [s] and
  *   moves every particle to t_end.  MAGDYN_EINVAL for NULL, MAGDYN_ENONFINITE
  *   for NaN/Inf, MAGDYN_ESTATE for t_end earlier than magdyn_gas_time,
- *   MAGDYN_ENOMEM, MAGDYN_ENOCONV on inelastic collapse (the gas is then
- *   stopped at the collapse time, still free of overlaps).
+ *   MAGDYN_ENOMEM, MAGDYN_ENOCONV when more than 100 N + 10^4 events fall
+ *   at one instant (inelastic collapse, or bodies so fast or small that
+ *   their contacts cannot be resolved in double precision; the gas is then
+ *   stopped at that instant, still free of overlaps).
  * magdyn_gas_get_disc/rotor: the particle's state now (positions wrapped
  *   into a periodic box).  MAGDYN_EINVAL for NULL or an index out of range;
  *   *out untouched then.
