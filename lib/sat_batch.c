@@ -65,8 +65,9 @@ BLOCK_FN v4 vabs(v4 x)
     return (v4)((m4)x & m);
 }
 
-/* lane-wise c ? x : y with c from a comparison */
-BLOCK_FN v4 vsel(m4 c, v4 x, v4 y) { return (v4)((c & (m4)x) | (~c & (m4)y)); }
+/* lane-wise c ? x : y with c from a comparison (all bits set or clear:
+ * blendvpd picks by the sign bit) */
+BLOCK_FN v4 vsel(m4 c, v4 x, v4 y) { return (v4)_mm256_blendv_pd((__m256d)y, (__m256d)x, (__m256d)c); }
 
 /*
  * The fields of four boxes, one vector each (lane l from P[l]): the 10
