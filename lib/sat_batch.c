@@ -425,22 +425,38 @@ BLOCK8_FN int block8(const magdyn_obb *const *A, const magdyn_obb *const *B, int
     return _mm512_cmpeq_epi64_mask((__m512i)r, _mm512_set1_epi64(2));
 }
 
-/* The overlap flags of the pairs, eight at a time. */
+/* The boxes of the eight pairs from k on into A and B, and a request for
+ * their cache lines (the block is used two blocks later). */
+BLOCK8_FN void boxes8(const magdyn_obb *boxes, const int *pairs, int k, const magdyn_obb **A,
+                      const magdyn_obb **B)
+{
+    int l;
+    for (l = 0; l < 8; l++) {
+        A[l] = &boxes[pairs[2 * (k + l)]];
+        B[l] = &boxes[pairs[2 * (k + l) + 1]];
+        __builtin_prefetch(A[l]);
+        __builtin_prefetch((const char *)A[l] + sizeof(magdyn_obb) - 1);
+        __builtin_prefetch(B[l]);
+        __builtin_prefetch((const char *)B[l] + sizeof(magdyn_obb) - 1);
+    }
+}
+
+/* The overlap flags of the pairs, eight at a time; the boxes' addresses
+ * are found once, two blocks ahead (to prefetch them), in a ring of
+ * three blocks. */
 BLOCK8_FN void overlap_loop8(const magdyn_obb *boxes, int npairs, const int *pairs, int *overlap)
 {
-    const magdyn_obb *A[8], *B[8];
-    int k, l, redo;
-    for (k = 0; k + 8 <= npairs; k += 8) {
-        prefetch_ahead(boxes, npairs, pairs, k);
-        prefetch_ahead(boxes, npairs, pairs, k + 4);
-        for (l = 0; l < 8; l++) {
-            A[l] = &boxes[pairs[2 * (k + l)]];
-            B[l] = &boxes[pairs[2 * (k + l) + 1]];
-        }
-        for (redo = block8(A, B, &overlap[k]); redo; redo &= redo - 1) {
+    const magdyn_obb *A[3][8], *B[3][8];
+    int k, l, redo, r = 0, w = 2, nfull = npairs & ~7;
+    for (k = 0; k < 16 && k < nfull; k += 8) boxes8(boxes, pairs, k, A[k >> 3], B[k >> 3]);
+    for (k = 0; k < nfull; k += 8) {
+        if (k + 16 < nfull) boxes8(boxes, pairs, k + 16, A[w], B[w]);
+        for (redo = block8(A[r], B[r], &overlap[k]); redo; redo &= redo - 1) {
             l = __builtin_ctz((unsigned)redo);
-            overlap[k + l] = pair_answer(A[l], B[l]);
+            overlap[k + l] = pair_answer(A[r][l], B[r][l]);
         }
+        r = r == 2 ? 0 : r + 1;
+        w = w == 2 ? 0 : w + 1;
     }
     for (; k < npairs; k++) overlap[k] = pair_answer(&boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]]);
 }
