@@ -486,42 +486,29 @@ BLOCK_FN v4 vclamp(v4 x, v4 lo, v4 hi)
 /* lane-wise obb_sign_if: -1 where c, else 1 */
 BLOCK_FN v4 vsign_if(m4 c) { return vsel(c, (v4){-1.0, -1.0, -1.0, -1.0}, (v4){1.0, 1.0, 1.0, 1.0}); }
 
-/* The per-lane picks of edge4: components selected by the edge indices
- * i (of a) and j (of b), copied, so that the arithmetic is lane-wise. */
+/* What edge4 needs of each lane, copied lane by lane (the lanes come from
+ * any blocks); the components picked by the edge indices i (of a) and j
+ * (of b) are selected in the vectors, from i and j. */
 typedef struct {
-    double L[3][4], li1[4], li2[4], db[3][4], dbi1[4], dbi2[4], bb[4], cka[3][4], ckb[3][4];
-    double C[3][3][4], ta[3][4], ha[3][4], hb[3][4], hai[4], hbj[4], q[4][4], ka[4], ac[3][4];
-    long long oh[3][4], j0[4], j2[4], inside[4];
+    double C[3][3][4], ta[3][4], ha[3][4], hb[3][4], q[4][4], ka[4], ac[3][4];
+    long long i[4], j[4], inside[4];
 } edge_picks;
 
 static inline __attribute__((always_inline)) void edge_pick(const obb_pair *P, const obb_sat *R, const magdyn_obb *a,
                                                             int l, edge_picks *e)
 {
-    int i = (R->axis - 6) / 3, j = (R->axis - 6) % 3, i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
-    int ka = j == 0 ? 1 : 0, kb = j == 2 ? 1 : 2, q, k;
+    int q, k;
     for (q = 0; q < 3; q++) {
-        e->L[q][l] = 0.0;
-        e->db[q][l] = P->C[q][j];
-        e->cka[q][l] = P->C[q][ka];
-        e->ckb[q][l] = P->C[q][kb];
         e->ta[q][l] = P->ta[q];
         e->ha[q][l] = P->ha[q];
         e->hb[q][l] = P->hb[q];
-        e->oh[q][l] = -(long long)(q == i);
         for (k = 0; k < 3; k++) e->C[q][k][l] = P->C[q][k];
     }
-    e->L[i1][l] = e->li1[l] = -P->C[i2][j];
-    e->L[i2][l] = e->li2[l] = P->C[i1][j];
-    e->dbi1[l] = P->C[i1][j];
-    e->dbi2[l] = P->C[i2][j];
-    e->bb[l] = P->C[i][j];
-    e->hai[l] = P->ha[i];
-    e->hbj[l] = P->hb[j];
+    e->i[l] = (R->axis - 6) / 3;
+    e->j[l] = (R->axis - 6) % 3;
     e->q[0][l] = P->qa.w; e->q[1][l] = P->qa.x; e->q[2][l] = P->qa.y; e->q[3][l] = P->qa.z;
     e->ka[l] = P->ka;
     e->ac[0][l] = a->center.x; e->ac[1][l] = a->center.y; e->ac[2][l] = a->center.z;
-    e->j0[l] = -(long long)(j == 0);
-    e->j2[l] = -(long long)(j == 2);
     e->inside[l] = -(long long)(R->sep <= 0.0);
 }
 
@@ -539,37 +526,56 @@ static inline __attribute__((always_inline)) void edge_pick(const obb_pair *P, c
  */
 BLOCK_FN int edge4(const edge_picks *e, double margin, magdyn_manifold **out)
 {
-    const v4 one = {1.0, 1.0, 1.0, 1.0}, half = {0.5, 0.5, 0.5, 0.5};
-    v4 li1 = LD(e->li1), li2 = LD(e->li2), L0 = LD(e->L[0]), L1 = LD(e->L[1]), L2 = LD(e->L[2]);
+    const v4 one = {1.0, 1.0, 1.0, 1.0}, half = {0.5, 0.5, 0.5, 0.5}, zero = {0, 0, 0, 0};
+    const m4 vi = LDM(e->i), vj = LDM(e->j);
+    /* oh_q: i == q; j0, j2: j == 0, j == 2 */
+    const m4 oh0 = vi == 0, oh1 = vi == 1, oh2 = vi == 2, j0 = vj == 0, j2 = vj == 2;
     v4 ta0 = LD(e->ta[0]), ta1 = LD(e->ta[1]), ta2 = LD(e->ta[2]);
     v4 qw = LD(e->q[0]), qx = LD(e->q[1]), qy = LD(e->q[2]), qz = LD(e->q[3]), ka = LD(e->ka);
-    v4 db0 = LD(e->db[0]), db1 = LD(e->db[1]), db2 = LD(e->db[2]);
-    m4 oh0 = LDM(e->oh[0]), oh1 = LDM(e->oh[1]), oh2 = LDM(e->oh[2]);
+    v4 C[3][3], db0, db1, db2, dbi1, dbi2, li1, li2, L0, L1, L2;
     v4 k, nl0, nl1, nl2, nb[3], sb[3], pa0, pa1, pa2, pb0, pb1, pb2, sbka, sbkb, r0, r1, r2, bb, cc, ff, den;
-    v4 s, t, hai = LD(e->hai), hbj = LD(e->hbj), qa0, qa1, qa2, qb0, qb1, qb2, n[3], pt[3], depth;
+    v4 s, t, hai, hbj, qa0, qa1, qa2, qb0, qb1, qb2, n[3], pt[3], depth;
     m4 redo, bad;
     int c, l;
+    for (c = 0; c < 9; c++) C[c / 3][c % 3] = LD(e->C[c / 3][c % 3]);
+    /* db = column j of C; its components i, i + 1, i - 1 (mod 3); L =
+     * e_i x db: 0 at i, -db_(i-1) at i + 1, db_(i+1) at i - 1 */
+    db0 = vsel(j0, C[0][0], vsel(j2, C[0][2], C[0][1]));
+    db1 = vsel(j0, C[1][0], vsel(j2, C[1][2], C[1][1]));
+    db2 = vsel(j0, C[2][0], vsel(j2, C[2][2], C[2][1]));
+    bb = vsel(oh0, db0, vsel(oh1, db1, db2));
+    dbi1 = vsel(oh0, db1, vsel(oh1, db2, db0));
+    dbi2 = vsel(oh0, db2, vsel(oh1, db0, db1));
+    li1 = -dbi2;
+    li2 = dbi1;
+    L0 = vsel(oh0, zero, vsel(oh1, li2, li1));
+    L1 = vsel(oh1, zero, vsel(oh0, li1, li2));
+    L2 = vsel(oh2, zero, vsel(oh0, li2, li1));
+    hai = vsel(oh0, LD(e->ha[0]), vsel(oh1, LD(e->ha[1]), LD(e->ha[2])));
+    hbj = vsel(j0, LD(e->hb[0]), vsel(j2, LD(e->hb[2]), LD(e->hb[1])));
     k = one / vsqrt(li1 * li1 + li2 * li2);
     k = k * vsign_if(L0 * ta0 + L1 * ta1 + L2 * ta2 < 0.0);
     nl0 = k * L0; nl1 = k * L1; nl2 = k * L2;
     to_inertial4(qw, qx, qy, qz, ka, nl0, nl1, nl2, n);
     for (c = 0; c < 3; c++) {
-        nb[c] = nl0 * LD(e->C[0][c]) + nl1 * LD(e->C[1][c]) + nl2 * LD(e->C[2][c]);
+        nb[c] = nl0 * C[0][c] + nl1 * C[1][c] + nl2 * C[2][c];
         sb[c] = LD(e->hb[c]) * -vsign_if(nb[c] > 0.0);
     }
     pa0 = vsel(oh0, (v4){0, 0, 0, 0}, LD(e->ha[0]) * vsign_if(nl0 > 0.0));
     pa1 = vsel(oh1, (v4){0, 0, 0, 0}, LD(e->ha[1]) * vsign_if(nl1 > 0.0));
     pa2 = vsel(oh2, (v4){0, 0, 0, 0}, LD(e->ha[2]) * vsign_if(nl2 > 0.0));
-    sbka = vsel(LDM(e->j0), sb[1], sb[0]);
-    sbkb = vsel(LDM(e->j2), sb[1], sb[2]);
+    /* (the two columns k != j, in increasing order) */
+    sbka = vsel(j0, sb[1], sb[0]);
+    sbkb = vsel(j2, sb[1], sb[2]);
     pb0 = -ta0; pb1 = -ta1; pb2 = -ta2;
-    pb0 += sbka * LD(e->cka[0]); pb1 += sbka * LD(e->cka[1]); pb2 += sbka * LD(e->cka[2]);
-    pb0 += sbkb * LD(e->ckb[0]); pb1 += sbkb * LD(e->ckb[1]); pb2 += sbkb * LD(e->ckb[2]);
+    pb0 += sbka * vsel(j0, C[0][1], C[0][0]); pb1 += sbka * vsel(j0, C[1][1], C[1][0]);
+    pb2 += sbka * vsel(j0, C[2][1], C[2][0]);
+    pb0 += sbkb * vsel(j2, C[0][1], C[0][2]); pb1 += sbkb * vsel(j2, C[1][1], C[1][2]);
+    pb2 += sbkb * vsel(j2, C[2][1], C[2][2]);
     r0 = pa0 - pb0; r1 = pa1 - pb1; r2 = pa2 - pb2;
-    bb = LD(e->bb);
     cc = vsel(oh0, r0, vsel(oh1, r1, r2));
     ff = db0 * r0 + db1 * r1 + db2 * r2;
-    den = LD(e->dbi1) * LD(e->dbi1) + LD(e->dbi2) * LD(e->dbi2);
+    den = dbi1 * dbi1 + dbi2 * dbi2;
     s = (bb * ff - cc) / den;
     redo = ~(den > 1e-24)
            | (LDM(e->inside) & ((vabs(s) > hai * (1.0 + 1e-9)) | (vabs(ff + s * bb) > hbj * (1.0 + 1e-9))));
