@@ -165,14 +165,12 @@ BLOCK_FN void faces4(const v4 *fs, v4 scale, v4 tol, blockrec *rec)
 }
 
 /* Lane l of rec: the rest of obb_sat_core (full = 1, stop = margin) into o
- * (all but the normal), and the pair into P.  0 when an edge axis lies
- * beyond margin. */
-static inline __attribute__((always_inline)) int finish_lane(const blockrec *rec, int l, const magdyn_obb *a,
-                                                             double margin, obb_pair *P, obb_sat *o)
+ * (all but the normal).  0 when an edge axis lies beyond margin. */
+static inline __attribute__((always_inline)) int finish_lane(const blockrec *rec, int l, double margin, obb_sat *o)
 {
     double sepmax = rec->sepmax[l], best = rec->best[l], x = rec->x[l];
     double tol = rec->tol[l], scale = rec->scale[l], bestface = sepmax;
-    int axis = (int)rec->axis[l], i, j;
+    int axis = (int)rec->axis[l];
     unsigned bits = (unsigned)rec->cand[l];
     o->face_axis = o->axis = axis;
     o->face_sep = best;
@@ -184,6 +182,15 @@ static inline __attribute__((always_inline)) int finish_lane(const blockrec *rec
     }
     o->sep = sepmax;
     o->axis = axis;
+    return 1;
+}
+
+/* Lane l of rec as the pair (obb_pair_of) with a its first box, for the
+ * scalar contact code (the edge contacts read rec itself). */
+static inline __attribute__((always_inline)) void pair_of_lane(const blockrec *rec, int l, const magdyn_obb *a,
+                                                               obb_pair *P)
+{
+    int i, j;
     for (i = 0; i < 3; i++) {
         for (j = 0; j < 3; j++) P->C[i][j] = rec->C[i][j][l];
         P->ta[i] = rec->ta[i][l];
@@ -192,7 +199,6 @@ static inline __attribute__((always_inline)) int finish_lane(const blockrec *rec
     }
     P->qa = a->orientation;
     P->ka = rec->ka[l];
-    return 1;
 }
 
 /*
@@ -494,20 +500,21 @@ typedef struct {
     long long i[4], j[4], inside[4];
 } edge_picks;
 
-static inline __attribute__((always_inline)) void edge_pick(const obb_pair *P, const obb_sat *R, const magdyn_obb *a,
-                                                            int l, edge_picks *e)
+static inline __attribute__((always_inline)) void edge_pick(const blockrec *rec, int rl, const obb_sat *R,
+                                                            const magdyn_obb *a, int l, edge_picks *e)
 {
     int q, k;
     for (q = 0; q < 3; q++) {
-        e->ta[q][l] = P->ta[q];
-        e->ha[q][l] = P->ha[q];
-        e->hb[q][l] = P->hb[q];
-        for (k = 0; k < 3; k++) e->C[q][k][l] = P->C[q][k];
+        e->ta[q][l] = rec->ta[q][rl];
+        e->ha[q][l] = rec->ha[q][rl];
+        e->hb[q][l] = rec->hb[q][rl];
+        for (k = 0; k < 3; k++) e->C[q][k][l] = rec->C[q][k][rl];
     }
     e->i[l] = (R->axis - 6) / 3;
     e->j[l] = (R->axis - 6) % 3;
-    e->q[0][l] = P->qa.w; e->q[1][l] = P->qa.x; e->q[2][l] = P->qa.y; e->q[3][l] = P->qa.z;
-    e->ka[l] = P->ka;
+    e->q[0][l] = a->orientation.w; e->q[1][l] = a->orientation.x;
+    e->q[2][l] = a->orientation.y; e->q[3][l] = a->orientation.z;
+    e->ka[l] = rec->ka[rl];
     e->ac[0][l] = a->center.x; e->ac[1][l] = a->center.y; e->ac[2][l] = a->center.z;
     e->inside[l] = -(long long)(R->sep <= 0.0);
 }
@@ -691,7 +698,7 @@ BLOCK_FN int test_near(const man_batch *m, int nnear, blockrec *rec, int *live)
 
 /* The edge contacts of the nedge positions in edge, four at a time (the
  * last four padded with copies); the lanes edge4 leaves, one by one. */
-BLOCK_FN void edge_contacts(const man_batch *m, const int *edge, int nedge, obb_pair *P, obb_sat *R)
+BLOCK_FN void edge_contacts(const man_batch *m, const int *edge, int nedge, const blockrec *rec, obb_sat *R)
 {
     int i, l;
     for (i = 0; i < nedge; i += 4) {
@@ -700,7 +707,7 @@ BLOCK_FN void edge_contacts(const man_batch *m, const int *edge, int nedge, obb_
         int redo;
         for (l = 0; l < 4; l++) {
             int s = edge[i + l < nedge ? i + l : i];
-            edge_pick(&P[s], &R[s], MB_A(m, s), l, &ep);
+            edge_pick(&rec[s >> 2], s & 3, &R[s], MB_A(m, s), l, &ep);
             o[l] = i + l < nedge ? MB_OUT(m, s) : &pad;
         }
         redo = edge4(&ep, m->margin, o);
@@ -708,8 +715,10 @@ BLOCK_FN void edge_contacts(const man_batch *m, const int *edge, int nedge, obb_
             l = __builtin_ctz((unsigned)redo);
             if (i + l < nedge) {
                 int s = edge[i + l];
-                obb_edge_normal(&P[s], R[s].axis, R[s].nl);
-                obb_manifold_from_sat(&P[s], &R[s], MB_A(m, s), MB_B(m, s), m->margin, MB_OUT(m, s));
+                obb_pair P;
+                pair_of_lane(&rec[s >> 2], s & 3, MB_A(m, s), &P);
+                obb_edge_normal(&P, R[s].axis, R[s].nl);
+                obb_manifold_from_sat(&P, &R[s], MB_A(m, s), MB_B(m, s), m->margin, MB_OUT(m, s));
             }
         }
     }
@@ -729,14 +738,13 @@ BLOCK_FN void manifold_blocks(const magdyn_obb *boxes, int npairs, const int *pa
 {
     man_batch m;
     blockrec rec[SUB_BLOCKS];
-    obb_pair P[4 * SUB_BLOCKS];
     obb_sat R[4 * SUB_BLOCKS];
     int live[4 * SUB_BLOCKS], face[4 * SUB_BLOCKS], edge[4 * SUB_BLOCKS];
     int nlive, nface = 0, nedge = 0, i;
     m.boxes = boxes; m.pairs = pairs; m.npairs = npairs; m.k0 = k0; m.margin = margin; m.man = man;
     nlive = test_near(&m, list_near(&m, nb), rec, live);
     for (i = 0; i < nlive; i++) {
-        int s = live[i], in = finish_lane(&rec[s >> 2], s & 3, MB_A(&m, s), margin, &P[s], &R[s]);
+        int s = live[i], in = finish_lane(&rec[s >> 2], s & 3, margin, &R[s]);
         face[nface] = s;
         nface += in & (R[s].axis < 6);
         edge[nedge] = s;
@@ -745,10 +753,12 @@ BLOCK_FN void manifold_blocks(const magdyn_obb *boxes, int npairs, const int *pa
     for (i = 0; i < nface; i++) {
         int s = face[i];
         const double tb[3] = {rec[s >> 2].tb[0][s & 3], rec[s >> 2].tb[1][s & 3], rec[s >> 2].tb[2][s & 3]};
-        obb_axis_normal(&P[s], R[s].axis, tb, R[s].nl);
-        obb_manifold_from_sat(&P[s], &R[s], MB_A(&m, s), MB_B(&m, s), margin, MB_OUT(&m, s));
+        obb_pair P;
+        pair_of_lane(&rec[s >> 2], s & 3, MB_A(&m, s), &P);
+        obb_axis_normal(&P, R[s].axis, tb, R[s].nl);
+        obb_manifold_from_sat(&P, &R[s], MB_A(&m, s), MB_B(&m, s), margin, MB_OUT(&m, s));
     }
-    edge_contacts(&m, edge, nedge, P, R);
+    edge_contacts(&m, edge, nedge, rec, R);
 }
 
 /*
