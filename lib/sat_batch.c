@@ -645,10 +645,11 @@ typedef struct {
     double margin;
     magdyn_manifold *man;
     int near[4 * SUB_BLOCKS + 3];
+    const magdyn_obb *a[4 * SUB_BLOCKS + 3], *b[4 * SUB_BLOCKS + 3];   /* the boxes of the near pairs */
 } man_batch;
 
-#define MB_A(m, s) (&(m)->boxes[(m)->pairs[2 * ((m)->k0 + (m)->near[s])]])
-#define MB_B(m, s) (&(m)->boxes[(m)->pairs[2 * ((m)->k0 + (m)->near[s]) + 1]])
+#define MB_A(m, s) ((m)->a[s])
+#define MB_B(m, s) ((m)->b[s])
 #define MB_OUT(m, s) (&(m)->man[(m)->k0 + (m)->near[s]])
 
 /* The bounding spheres of nb blocks: fills near, sets every manifold to
@@ -668,10 +669,16 @@ BLOCK_FN int list_near(man_batch *m, int nb)
         for (l = 0; l < 4; l++) {
             manifold_none(&m->man[k + l]);
             m->near[n] = 4 * b + l;
+            m->a[n] = A[l];
+            m->b[n] = B[l];
             n += !(apart >> l & 1);
         }
     }
-    for (l = n; l & 3; l++) m->near[l] = m->near[n - 1];
+    for (l = n; l & 3; l++) {
+        m->near[l] = m->near[n - 1];
+        m->a[l] = m->a[n - 1];
+        m->b[l] = m->b[n - 1];
+    }
     return n;
 }
 
