@@ -1,7 +1,7 @@
 /*
  * sat_batch.c - the overlap test and the contact manifold for many pairs
  * of boxes, the separating-axis test four pairs at a time across the lanes
- * of a vector register.
+ * of a vector register (the overlap test eight at a time with AVX-512).
  *
  * One pair at a time the test leaves at the first separating axis, an
  * unpredictable branch on random pairs, and its arithmetic (relative
