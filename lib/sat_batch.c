@@ -1,7 +1,7 @@
 /*
  * sat_batch.c - the overlap test and the contact manifold for many pairs
  * of boxes, the separating-axis test four pairs at a time across the lanes
- * of a vector register.
+ * of a vector register (the overlap test eight at a time with AVX-512).
  *
  * One pair at a time the test leaves at the first separating axis, an
  * unpredictable branch on random pairs, and its arithmetic (relative
@@ -65,8 +65,9 @@ BLOCK_FN v4 vabs(v4 x)
     return (v4)((m4)x & m);
 }
 
-/* lane-wise c ? x : y with c from a comparison */
-BLOCK_FN v4 vsel(m4 c, v4 x, v4 y) { return (v4)((c & (m4)x) | (~c & (m4)y)); }
+/* lane-wise c ? x : y with c from a comparison (all bits set or clear:
+ * blendvpd picks by the sign bit) */
+BLOCK_FN v4 vsel(m4 c, v4 x, v4 y) { return (v4)_mm256_blendv_pd((__m256d)y, (__m256d)x, (__m256d)c); }
 
 /*
  * The fields of four boxes, one vector each (lane l from P[l]): the 10
@@ -164,14 +165,12 @@ BLOCK_FN void faces4(const v4 *fs, v4 scale, v4 tol, blockrec *rec)
 }
 
 /* Lane l of rec: the rest of obb_sat_core (full = 1, stop = margin) into o
- * (all but the normal), and the pair into P.  0 when an edge axis lies
- * beyond margin. */
-static inline __attribute__((always_inline)) int finish_lane(const blockrec *rec, int l, const magdyn_obb *a,
-                                                             double margin, obb_pair *P, obb_sat *o)
+ * (all but the normal).  0 when an edge axis lies beyond margin. */
+static inline __attribute__((always_inline)) int finish_lane(const blockrec *rec, int l, double margin, obb_sat *o)
 {
     double sepmax = rec->sepmax[l], best = rec->best[l], x = rec->x[l];
     double tol = rec->tol[l], scale = rec->scale[l], bestface = sepmax;
-    int axis = (int)rec->axis[l], i, j;
+    int axis = (int)rec->axis[l];
     unsigned bits = (unsigned)rec->cand[l];
     o->face_axis = o->axis = axis;
     o->face_sep = best;
@@ -183,6 +182,15 @@ static inline __attribute__((always_inline)) int finish_lane(const blockrec *rec
     }
     o->sep = sepmax;
     o->axis = axis;
+    return 1;
+}
+
+/* Lane l of rec as the pair (obb_pair_of) with a its first box, for the
+ * scalar contact code (the edge contacts read rec itself). */
+static inline __attribute__((always_inline)) void pair_of_lane(const blockrec *rec, int l, const magdyn_obb *a,
+                                                               obb_pair *P)
+{
+    int i, j;
     for (i = 0; i < 3; i++) {
         for (j = 0; j < 3; j++) P->C[i][j] = rec->C[i][j][l];
         P->ta[i] = rec->ta[i][l];
@@ -191,7 +199,6 @@ static inline __attribute__((always_inline)) int finish_lane(const blockrec *rec
     }
     P->qa = a->orientation;
     P->ka = rec->ka[l];
-    return 1;
 }
 
 /*
@@ -316,6 +323,156 @@ BLOCK_FN void overlap_loop(const magdyn_obb *boxes, int npairs, const int *pairs
     for (; k < npairs; k++) overlap[k] = pair_answer(&boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]]);
 }
 
+/*
+ * The overlap test eight pairs to a vector, for AVX-512: the same lane
+ * arithmetic as block4 (so the same bits), on twice the lanes per
+ * instruction; the boxes are loaded as two blocks of four and joined.
+ */
+typedef double v8 __attribute__((vector_size(64)));
+typedef long long m8 __attribute__((vector_size(64)));
+#define BLOCK8_FN static inline __attribute__((always_inline, target("avx2,avx512f,avx512vl")))
+
+BLOCK8_FN v8 vabs8(v8 x)
+{
+    const m8 m = {0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL,
+                  0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL, 0x7fffffffffffffffLL};
+    return (v8)((m8)x & m);
+}
+
+BLOCK8_FN v8 vsel8(m8 c, v8 x, v8 y) { return (v8)((c & (m8)x) | (~c & (m8)y)); }
+
+/* x > y ? x : y (maxpd), so a NaN x leaves y */
+BLOCK8_FN v8 vmax8(v8 x, v8 y) { return (v8)_mm512_max_pd((__m512d)x, (__m512d)y); }
+
+BLOCK8_FN void load8(const magdyn_obb *const *P, v8 *f)
+{
+    v4 lo[10], hi[10];
+    int i;
+    load4(P, lo);
+    load4(P + 4, hi);
+    for (i = 0; i < 10; i++)
+        f[i] = (v8)_mm512_insertf64x4(_mm512_castpd256_pd512((__m256d)lo[i]), (__m256d)hi[i], 1);
+}
+
+BLOCK8_FN m8 valid8(v8 cx, v8 cy, v8 cz, v8 hx, v8 hy, v8 hz, v8 n2)
+{
+    v8 m = vsel8(hx < hy, hx, hy), sum = cx + cy + cz + hx + hy + hz;
+    m = vsel8(m < hz, m, hz);
+    return (vabs8(n2 - 1.0) <= 2e-9) & (m > 0.0) & (sum - sum == 0.0);
+}
+
+/*
+ * 1 when no element of |C| comes within 1e-6 of 1 in any lane: then every
+ * edge axis has |L|^2 = 1 - c_ij^2 (C orthonormal to ~1e-15 for valid
+ * boxes) >= 2e-6, far above the hand-over band, so its test is just
+ * numerator > 0 and len2 need not be computed.  Near-parallel edges (and
+ * NaN) take the full test.
+ */
+BLOCK8_FN int edges_clear8(v8 d00, v8 d01, v8 d02, v8 d10, v8 d11, v8 d12, v8 d20, v8 d21, v8 d22)
+{
+    __m512d m = _mm512_max_pd(_mm512_max_pd((__m512d)d00, (__m512d)d01), _mm512_max_pd((__m512d)d02, (__m512d)d10));
+    m = _mm512_max_pd(m, _mm512_max_pd(_mm512_max_pd((__m512d)d11, (__m512d)d12),
+                                       _mm512_max_pd((__m512d)d20, (__m512d)d21)));
+    m = _mm512_max_pd(m, (__m512d)d22);
+    return _mm512_cmp_pd_mask(m, _mm512_set1_pd(1.0 - 1e-6), _CMP_LE_OQ) == 0xff;
+}
+
+/* block4 with margin 0 and no record, for eight pairs: their answers
+ * stored to res; returns the mask of the lanes in the hand-over band. */
+BLOCK8_FN int block8(const magdyn_obb *const *A, const magdyn_obb *const *B, int *res)
+{
+    const double hi2 = OBB_BLEND_HI * OBB_BLEND_HI, lo2 = OBB_BLEND_LO * OBB_BLEND_LO;
+    v8 fa[10], fb[10];
+    load8(A, fa);
+    load8(B, fb);
+    const v8 acx = fa[0], acy = fa[1], acz = fa[2], qaw = fa[3], qax = fa[4], qay = fa[5], qaz = fa[6];
+    const v8 a0 = fa[7], a1 = fa[8], a2 = fa[9];
+    const v8 bcx = fb[0], bcy = fb[1], bcz = fb[2], qbw = fb[3], qbx = fb[4], qby = fb[5], qbz = fb[6];
+    const v8 b0 = fb[7], b1 = fb[8], b2 = fb[9];
+    const v8 tx = acx - bcx, ty = acy - bcy, tz = acz - bcz;
+    v8 d00, d01, d02, d10, d11, d12, d20, d21, d22, t2, ra2, rb2, lhs, mx = {0, 0, 0, 0, 0, 0, 0, 0};
+    m8 sep, band, valid, apart, r;
+    OBB_PAIR_ALGEBRA(v8);
+    OBB_TB(v8);
+    valid = valid8(acx, acy, acz, a0, a1, a2, na2) & valid8(bcx, bcy, bcz, b0, b1, b2, nb2);
+    t2 = tx * tx + ty * ty + tz * tz;
+    ra2 = a0 * a0 + a1 * a1 + a2 * a2;
+    rb2 = b0 * b0 + b1 * b1 + b2 * b2;
+    lhs = t2 - ra2 - rb2;
+    apart = (lhs > 0.0) & (lhs * lhs > 4.0 * ra2 * rb2 * (1.0 + 1e-12));
+    d00 = vabs8(c00); d01 = vabs8(c01); d02 = vabs8(c02);
+    d10 = vabs8(c10); d11 = vabs8(c11); d12 = vabs8(c12);
+    d20 = vabs8(c20); d21 = vabs8(c21); d22 = vabs8(c22);
+    band = (m8){0, 0, 0, 0, 0, 0, 0, 0};
+    /* any axis > 0 as the largest of them (NaN axes, false in a
+     * comparison, are skipped by maxpd, which then gives its second
+     * operand): one comparison at the end, not one an axis */
+#define FACE(k, val) mx = vmax8((val), mx);
+    OBB_FACE_AXES(FACE, vabs8)
+#undef FACE
+    if (edges_clear8(d00, d01, d02, d10, d11, d12, d20, d21, d22)) {
+#define EDGE(k, tl, ra, rb, l2) mx = vmax8(vabs8(tl) - (ra) - (rb), mx);
+        OBB_EDGE_AXES(EDGE)
+#undef EDGE
+        sep = mx > 0.0;
+    } else {
+        sep = mx > 0.0;
+#define EDGE(k, tl, ra, rb, l2)                                               \
+    {                                                                         \
+        const v8 nu = vabs8(tl) - (ra) - (rb), len2 = (l2);                   \
+        sep |= (len2 >= hi2) & (nu > 0.0);                                    \
+        band |= (len2 < hi2) & (len2 > lo2);                                  \
+    }
+        OBB_EDGE_AXES(EDGE)
+#undef EDGE
+    }
+    r = (valid & ~(sep | apart) & (1 - band)) | ~valid;
+    _mm256_storeu_si256((__m256i *)res, _mm512_cvtepi64_epi32((__m512i)r));
+    return _mm512_cmpeq_epi64_mask((__m512i)r, _mm512_set1_epi64(2));
+}
+
+/* The boxes of the eight pairs from k on into A and B, and a request for
+ * their cache lines (the block is used two blocks later). */
+BLOCK8_FN void boxes8(const magdyn_obb *boxes, const int *pairs, int k, const magdyn_obb **A,
+                      const magdyn_obb **B)
+{
+    int l;
+    for (l = 0; l < 8; l++) {
+        A[l] = &boxes[pairs[2 * (k + l)]];
+        B[l] = &boxes[pairs[2 * (k + l) + 1]];
+        __builtin_prefetch(A[l]);
+        __builtin_prefetch((const char *)A[l] + sizeof(magdyn_obb) - 1);
+        __builtin_prefetch(B[l]);
+        __builtin_prefetch((const char *)B[l] + sizeof(magdyn_obb) - 1);
+    }
+}
+
+/* The overlap flags of the pairs, eight at a time; the boxes' addresses
+ * are found once, two blocks ahead (to prefetch them), in a ring of
+ * three blocks. */
+BLOCK8_FN void overlap_loop8(const magdyn_obb *boxes, int npairs, const int *pairs, int *overlap)
+{
+    const magdyn_obb *A[3][8], *B[3][8];
+    int k, l, redo, r = 0, w = 2, nfull = npairs & ~7;
+    for (k = 0; k < 16 && k < nfull; k += 8) boxes8(boxes, pairs, k, A[k >> 3], B[k >> 3]);
+    for (k = 0; k < nfull; k += 8) {
+        if (k + 16 < nfull) boxes8(boxes, pairs, k + 16, A[w], B[w]);
+        for (redo = block8(A[r], B[r], &overlap[k]); redo; redo &= redo - 1) {
+            l = __builtin_ctz((unsigned)redo);
+            overlap[k + l] = pair_answer(A[r][l], B[r][l]);
+        }
+        r = r == 2 ? 0 : r + 1;
+        w = w == 2 ? 0 : w + 1;
+    }
+    for (; k < npairs; k++) overlap[k] = pair_answer(&boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]]);
+}
+
+__attribute__((target("avx2,avx512f,avx512vl"))) static void overlap_avx512(const magdyn_obb *boxes, int npairs,
+                                                                          const int *pairs, int *overlap)
+{
+    overlap_loop8(boxes, npairs, pairs, overlap);
+}
+
 BLOCK_FN v4 vsqrt(v4 x) { return (v4)_mm256_sqrt_pd((__m256d)x); }
 
 /* obb_pair_to_inertial, lane-wise */
@@ -335,42 +492,30 @@ BLOCK_FN v4 vclamp(v4 x, v4 lo, v4 hi)
 /* lane-wise obb_sign_if: -1 where c, else 1 */
 BLOCK_FN v4 vsign_if(m4 c) { return vsel(c, (v4){-1.0, -1.0, -1.0, -1.0}, (v4){1.0, 1.0, 1.0, 1.0}); }
 
-/* The per-lane picks of edge4: components selected by the edge indices
- * i (of a) and j (of b), copied, so that the arithmetic is lane-wise. */
+/* What edge4 needs of each lane, copied lane by lane (the lanes come from
+ * any blocks); the components picked by the edge indices i (of a) and j
+ * (of b) are selected in the vectors, from i and j. */
 typedef struct {
-    double L[3][4], li1[4], li2[4], db[3][4], dbi1[4], dbi2[4], bb[4], cka[3][4], ckb[3][4];
-    double C[3][3][4], ta[3][4], ha[3][4], hb[3][4], hai[4], hbj[4], q[4][4], ka[4], ac[3][4];
-    long long oh[3][4], j0[4], j2[4], inside[4];
+    double C[3][3][4], ta[3][4], ha[3][4], hb[3][4], q[4][4], ka[4], ac[3][4];
+    long long i[4], j[4], inside[4];
 } edge_picks;
 
-static inline __attribute__((always_inline)) void edge_pick(const obb_pair *P, const obb_sat *R, const magdyn_obb *a,
-                                                            int l, edge_picks *e)
+static inline __attribute__((always_inline)) void edge_pick(const blockrec *rec, int rl, const obb_sat *R,
+                                                            const magdyn_obb *a, int l, edge_picks *e)
 {
-    int i = (R->axis - 6) / 3, j = (R->axis - 6) % 3, i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
-    int ka = j == 0 ? 1 : 0, kb = j == 2 ? 1 : 2, q, k;
+    int q, k;
     for (q = 0; q < 3; q++) {
-        e->L[q][l] = 0.0;
-        e->db[q][l] = P->C[q][j];
-        e->cka[q][l] = P->C[q][ka];
-        e->ckb[q][l] = P->C[q][kb];
-        e->ta[q][l] = P->ta[q];
-        e->ha[q][l] = P->ha[q];
-        e->hb[q][l] = P->hb[q];
-        e->oh[q][l] = -(long long)(q == i);
-        for (k = 0; k < 3; k++) e->C[q][k][l] = P->C[q][k];
+        e->ta[q][l] = rec->ta[q][rl];
+        e->ha[q][l] = rec->ha[q][rl];
+        e->hb[q][l] = rec->hb[q][rl];
+        for (k = 0; k < 3; k++) e->C[q][k][l] = rec->C[q][k][rl];
     }
-    e->L[i1][l] = e->li1[l] = -P->C[i2][j];
-    e->L[i2][l] = e->li2[l] = P->C[i1][j];
-    e->dbi1[l] = P->C[i1][j];
-    e->dbi2[l] = P->C[i2][j];
-    e->bb[l] = P->C[i][j];
-    e->hai[l] = P->ha[i];
-    e->hbj[l] = P->hb[j];
-    e->q[0][l] = P->qa.w; e->q[1][l] = P->qa.x; e->q[2][l] = P->qa.y; e->q[3][l] = P->qa.z;
-    e->ka[l] = P->ka;
+    e->i[l] = (R->axis - 6) / 3;
+    e->j[l] = (R->axis - 6) % 3;
+    e->q[0][l] = a->orientation.w; e->q[1][l] = a->orientation.x;
+    e->q[2][l] = a->orientation.y; e->q[3][l] = a->orientation.z;
+    e->ka[l] = rec->ka[rl];
     e->ac[0][l] = a->center.x; e->ac[1][l] = a->center.y; e->ac[2][l] = a->center.z;
-    e->j0[l] = -(long long)(j == 0);
-    e->j2[l] = -(long long)(j == 2);
     e->inside[l] = -(long long)(R->sep <= 0.0);
 }
 
@@ -388,37 +533,56 @@ static inline __attribute__((always_inline)) void edge_pick(const obb_pair *P, c
  */
 BLOCK_FN int edge4(const edge_picks *e, double margin, magdyn_manifold **out)
 {
-    const v4 one = {1.0, 1.0, 1.0, 1.0}, half = {0.5, 0.5, 0.5, 0.5};
-    v4 li1 = LD(e->li1), li2 = LD(e->li2), L0 = LD(e->L[0]), L1 = LD(e->L[1]), L2 = LD(e->L[2]);
+    const v4 one = {1.0, 1.0, 1.0, 1.0}, half = {0.5, 0.5, 0.5, 0.5}, zero = {0, 0, 0, 0};
+    const m4 vi = LDM(e->i), vj = LDM(e->j);
+    /* oh_q: i == q; j0, j2: j == 0, j == 2 */
+    const m4 oh0 = vi == 0, oh1 = vi == 1, oh2 = vi == 2, j0 = vj == 0, j2 = vj == 2;
     v4 ta0 = LD(e->ta[0]), ta1 = LD(e->ta[1]), ta2 = LD(e->ta[2]);
     v4 qw = LD(e->q[0]), qx = LD(e->q[1]), qy = LD(e->q[2]), qz = LD(e->q[3]), ka = LD(e->ka);
-    v4 db0 = LD(e->db[0]), db1 = LD(e->db[1]), db2 = LD(e->db[2]);
-    m4 oh0 = LDM(e->oh[0]), oh1 = LDM(e->oh[1]), oh2 = LDM(e->oh[2]);
+    v4 C[3][3], db0, db1, db2, dbi1, dbi2, li1, li2, L0, L1, L2;
     v4 k, nl0, nl1, nl2, nb[3], sb[3], pa0, pa1, pa2, pb0, pb1, pb2, sbka, sbkb, r0, r1, r2, bb, cc, ff, den;
-    v4 s, t, hai = LD(e->hai), hbj = LD(e->hbj), qa0, qa1, qa2, qb0, qb1, qb2, n[3], pt[3], depth;
+    v4 s, t, hai, hbj, qa0, qa1, qa2, qb0, qb1, qb2, n[3], pt[3], depth;
     m4 redo, bad;
     int c, l;
+    for (c = 0; c < 9; c++) C[c / 3][c % 3] = LD(e->C[c / 3][c % 3]);
+    /* db = column j of C; its components i, i + 1, i - 1 (mod 3); L =
+     * e_i x db: 0 at i, -db_(i-1) at i + 1, db_(i+1) at i - 1 */
+    db0 = vsel(j0, C[0][0], vsel(j2, C[0][2], C[0][1]));
+    db1 = vsel(j0, C[1][0], vsel(j2, C[1][2], C[1][1]));
+    db2 = vsel(j0, C[2][0], vsel(j2, C[2][2], C[2][1]));
+    bb = vsel(oh0, db0, vsel(oh1, db1, db2));
+    dbi1 = vsel(oh0, db1, vsel(oh1, db2, db0));
+    dbi2 = vsel(oh0, db2, vsel(oh1, db0, db1));
+    li1 = -dbi2;
+    li2 = dbi1;
+    L0 = vsel(oh0, zero, vsel(oh1, li2, li1));
+    L1 = vsel(oh1, zero, vsel(oh0, li1, li2));
+    L2 = vsel(oh2, zero, vsel(oh0, li2, li1));
+    hai = vsel(oh0, LD(e->ha[0]), vsel(oh1, LD(e->ha[1]), LD(e->ha[2])));
+    hbj = vsel(j0, LD(e->hb[0]), vsel(j2, LD(e->hb[2]), LD(e->hb[1])));
     k = one / vsqrt(li1 * li1 + li2 * li2);
     k = k * vsign_if(L0 * ta0 + L1 * ta1 + L2 * ta2 < 0.0);
     nl0 = k * L0; nl1 = k * L1; nl2 = k * L2;
     to_inertial4(qw, qx, qy, qz, ka, nl0, nl1, nl2, n);
     for (c = 0; c < 3; c++) {
-        nb[c] = nl0 * LD(e->C[0][c]) + nl1 * LD(e->C[1][c]) + nl2 * LD(e->C[2][c]);
+        nb[c] = nl0 * C[0][c] + nl1 * C[1][c] + nl2 * C[2][c];
         sb[c] = LD(e->hb[c]) * -vsign_if(nb[c] > 0.0);
     }
     pa0 = vsel(oh0, (v4){0, 0, 0, 0}, LD(e->ha[0]) * vsign_if(nl0 > 0.0));
     pa1 = vsel(oh1, (v4){0, 0, 0, 0}, LD(e->ha[1]) * vsign_if(nl1 > 0.0));
     pa2 = vsel(oh2, (v4){0, 0, 0, 0}, LD(e->ha[2]) * vsign_if(nl2 > 0.0));
-    sbka = vsel(LDM(e->j0), sb[1], sb[0]);
-    sbkb = vsel(LDM(e->j2), sb[1], sb[2]);
+    /* (the two columns k != j, in increasing order) */
+    sbka = vsel(j0, sb[1], sb[0]);
+    sbkb = vsel(j2, sb[1], sb[2]);
     pb0 = -ta0; pb1 = -ta1; pb2 = -ta2;
-    pb0 += sbka * LD(e->cka[0]); pb1 += sbka * LD(e->cka[1]); pb2 += sbka * LD(e->cka[2]);
-    pb0 += sbkb * LD(e->ckb[0]); pb1 += sbkb * LD(e->ckb[1]); pb2 += sbkb * LD(e->ckb[2]);
+    pb0 += sbka * vsel(j0, C[0][1], C[0][0]); pb1 += sbka * vsel(j0, C[1][1], C[1][0]);
+    pb2 += sbka * vsel(j0, C[2][1], C[2][0]);
+    pb0 += sbkb * vsel(j2, C[0][1], C[0][2]); pb1 += sbkb * vsel(j2, C[1][1], C[1][2]);
+    pb2 += sbkb * vsel(j2, C[2][1], C[2][2]);
     r0 = pa0 - pb0; r1 = pa1 - pb1; r2 = pa2 - pb2;
-    bb = LD(e->bb);
     cc = vsel(oh0, r0, vsel(oh1, r1, r2));
     ff = db0 * r0 + db1 * r1 + db2 * r2;
-    den = LD(e->dbi1) * LD(e->dbi1) + LD(e->dbi2) * LD(e->dbi2);
+    den = dbi1 * dbi1 + dbi2 * dbi2;
     s = (bb * ff - cc) / den;
     redo = ~(den > 1e-24)
            | (LDM(e->inside) & ((vabs(s) > hai * (1.0 + 1e-9)) | (vabs(ff + s * bb) > hbj * (1.0 + 1e-9))));
@@ -481,10 +645,11 @@ typedef struct {
     double margin;
     magdyn_manifold *man;
     int near[4 * SUB_BLOCKS + 3];
+    const magdyn_obb *a[4 * SUB_BLOCKS + 3], *b[4 * SUB_BLOCKS + 3];   /* the boxes of the near pairs */
 } man_batch;
 
-#define MB_A(m, s) (&(m)->boxes[(m)->pairs[2 * ((m)->k0 + (m)->near[s])]])
-#define MB_B(m, s) (&(m)->boxes[(m)->pairs[2 * ((m)->k0 + (m)->near[s]) + 1]])
+#define MB_A(m, s) ((m)->a[s])
+#define MB_B(m, s) ((m)->b[s])
 #define MB_OUT(m, s) (&(m)->man[(m)->k0 + (m)->near[s]])
 
 /* The bounding spheres of nb blocks: fills near, sets every manifold to
@@ -504,10 +669,16 @@ BLOCK_FN int list_near(man_batch *m, int nb)
         for (l = 0; l < 4; l++) {
             manifold_none(&m->man[k + l]);
             m->near[n] = 4 * b + l;
+            m->a[n] = A[l];
+            m->b[n] = B[l];
             n += !(apart >> l & 1);
         }
     }
-    for (l = n; l & 3; l++) m->near[l] = m->near[n - 1];
+    for (l = n; l & 3; l++) {
+        m->near[l] = m->near[n - 1];
+        m->a[l] = m->a[n - 1];
+        m->b[l] = m->b[n - 1];
+    }
     return n;
 }
 
@@ -534,7 +705,7 @@ BLOCK_FN int test_near(const man_batch *m, int nnear, blockrec *rec, int *live)
 
 /* The edge contacts of the nedge positions in edge, four at a time (the
  * last four padded with copies); the lanes edge4 leaves, one by one. */
-BLOCK_FN void edge_contacts(const man_batch *m, const int *edge, int nedge, obb_pair *P, obb_sat *R)
+BLOCK_FN void edge_contacts(const man_batch *m, const int *edge, int nedge, const blockrec *rec, obb_sat *R)
 {
     int i, l;
     for (i = 0; i < nedge; i += 4) {
@@ -543,7 +714,7 @@ BLOCK_FN void edge_contacts(const man_batch *m, const int *edge, int nedge, obb_
         int redo;
         for (l = 0; l < 4; l++) {
             int s = edge[i + l < nedge ? i + l : i];
-            edge_pick(&P[s], &R[s], MB_A(m, s), l, &ep);
+            edge_pick(&rec[s >> 2], s & 3, &R[s], MB_A(m, s), l, &ep);
             o[l] = i + l < nedge ? MB_OUT(m, s) : &pad;
         }
         redo = edge4(&ep, m->margin, o);
@@ -551,8 +722,10 @@ BLOCK_FN void edge_contacts(const man_batch *m, const int *edge, int nedge, obb_
             l = __builtin_ctz((unsigned)redo);
             if (i + l < nedge) {
                 int s = edge[i + l];
-                obb_edge_normal(&P[s], R[s].axis, R[s].nl);
-                obb_manifold_from_sat(&P[s], &R[s], MB_A(m, s), MB_B(m, s), m->margin, MB_OUT(m, s));
+                obb_pair P;
+                pair_of_lane(&rec[s >> 2], s & 3, MB_A(m, s), &P);
+                obb_edge_normal(&P, R[s].axis, R[s].nl);
+                obb_manifold_from_sat(&P, &R[s], MB_A(m, s), MB_B(m, s), m->margin, MB_OUT(m, s));
             }
         }
     }
@@ -572,14 +745,13 @@ BLOCK_FN void manifold_blocks(const magdyn_obb *boxes, int npairs, const int *pa
 {
     man_batch m;
     blockrec rec[SUB_BLOCKS];
-    obb_pair P[4 * SUB_BLOCKS];
     obb_sat R[4 * SUB_BLOCKS];
     int live[4 * SUB_BLOCKS], face[4 * SUB_BLOCKS], edge[4 * SUB_BLOCKS];
     int nlive, nface = 0, nedge = 0, i;
     m.boxes = boxes; m.pairs = pairs; m.npairs = npairs; m.k0 = k0; m.margin = margin; m.man = man;
     nlive = test_near(&m, list_near(&m, nb), rec, live);
     for (i = 0; i < nlive; i++) {
-        int s = live[i], in = finish_lane(&rec[s >> 2], s & 3, MB_A(&m, s), margin, &P[s], &R[s]);
+        int s = live[i], in = finish_lane(&rec[s >> 2], s & 3, margin, &R[s]);
         face[nface] = s;
         nface += in & (R[s].axis < 6);
         edge[nedge] = s;
@@ -588,10 +760,12 @@ BLOCK_FN void manifold_blocks(const magdyn_obb *boxes, int npairs, const int *pa
     for (i = 0; i < nface; i++) {
         int s = face[i];
         const double tb[3] = {rec[s >> 2].tb[0][s & 3], rec[s >> 2].tb[1][s & 3], rec[s >> 2].tb[2][s & 3]};
-        obb_axis_normal(&P[s], R[s].axis, tb, R[s].nl);
-        obb_manifold_from_sat(&P[s], &R[s], MB_A(&m, s), MB_B(&m, s), margin, MB_OUT(&m, s));
+        obb_pair P;
+        pair_of_lane(&rec[s >> 2], s & 3, MB_A(&m, s), &P);
+        obb_axis_normal(&P, R[s].axis, tb, R[s].nl);
+        obb_manifold_from_sat(&P, &R[s], MB_A(&m, s), MB_B(&m, s), margin, MB_OUT(&m, s));
     }
-    edge_contacts(&m, edge, nedge, P, R);
+    edge_contacts(&m, edge, nedge, rec, R);
 }
 
 /*
@@ -631,7 +805,8 @@ static void batch(const magdyn_obb *boxes, int npairs, const int *pairs, double 
 {
     int k;
     if (__builtin_cpu_supports("avx512vl")) {
-        batch_avx512(boxes, npairs, pairs, margin, overlap, man);
+        if (!man) overlap_avx512(boxes, npairs, pairs, overlap);
+        else batch_avx512(boxes, npairs, pairs, margin, overlap, man);
         return;
     }
     if (__builtin_cpu_supports("avx2")) {

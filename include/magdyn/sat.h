@@ -89,8 +89,8 @@ MAGDYN_API int magdyn_obb_sat(const magdyn_obb *a, const magdyn_obb *b, magdyn_s
  * its coordinates and extents sum beyond DBL_MAX, which magdyn_obb_sat
  * also rejects).  pairs is
  * laid out as magdyn_broadphase_pairs fills it.  The pairs are tested four at
- * a time across vector lanes (AVX2 where the processor has it), several
- * times faster per pair than separate calls.  Returns MAGDYN_OK (also for
+ * a time across vector lanes (AVX2 where the processor has it; eight with
+ * AVX-512), several times faster per pair than separate calls.  Returns MAGDYN_OK (also for
  * npairs = 0, when the pointers are not used); MAGDYN_EINVAL for nboxes < 0,
  * npairs < 0, a NULL array, or an index outside [0, nboxes), and then
  * overlap is untouched.
