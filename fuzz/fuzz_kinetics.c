@@ -58,7 +58,19 @@ static double gas_speed_bound(const magdyn_gas *g, int nd, int nr)
         magdyn_gas_get_rotor(g, i, &o);
         tip = fmax(tip, sqrt(2 * e / o.inertia) * o.half_length);
     }
-    return isfinite(mmin) ? sqrt(2 * e / mmin) + tip : 0;
+    /* the particles' own speeds too: the energy may underflow to 0 */
+    double vmax = 0;
+    for (int i = 0; i < nd; i++) {
+        magdyn_disc o;
+        magdyn_gas_get_disc(g, i, &o);
+        vmax = fmax(vmax, hypot(o.v.x, o.v.y));
+    }
+    for (int i = 0; i < nr; i++) {
+        magdyn_rotor o;
+        magdyn_gas_get_rotor(g, i, &o);
+        vmax = fmax(vmax, hypot(o.v.x, o.v.y) + fabs(o.omega * o.half_length));
+    }
+    return fmax(isfinite(mmin) ? sqrt(2 * e / mmin) + tip : 0, vmax);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
