@@ -201,6 +201,18 @@ static inline __attribute__((always_inline)) void pair_of_lane(const blockrec *r
     P->ka = rec->ka[l];
 }
 
+/* The boxes of a block's lanes, field by field (centres, quaternions,
+ * half extents), and the centres' offset t, in vectors of type T. */
+#define BLOCK_LOAD(T, load)                                                                   \
+    T fa[10], fb[10];                                                                        \
+    load(A, fa);                                                                             \
+    load(B, fb);                                                                             \
+    const T acx = fa[0], acy = fa[1], acz = fa[2], qaw = fa[3], qax = fa[4], qay = fa[5];    \
+    const T qaz = fa[6], a0 = fa[7], a1 = fa[8], a2 = fa[9];                                 \
+    const T bcx = fb[0], bcy = fb[1], bcz = fb[2], qbw = fb[3], qbx = fb[4], qby = fb[5];    \
+    const T qbz = fb[6], b0 = fb[7], b1 = fb[8], b2 = fb[9];                                 \
+    const T tx = acx - bcx, ty = acy - bcy, tz = acz - bcz
+
 /*
  * Four pairs (A[l], B[l]), tested to within margin (0 for the overlap
  * test): res[l] = 1 within margin on every axis, 0 apart (bounding spheres
@@ -215,14 +227,7 @@ BLOCK_FN void block4(const magdyn_obb *const *A, const magdyn_obb *const *B, dou
                      blockrec *rec, int *res)
 {
     const double hi2 = OBB_BLEND_HI * OBB_BLEND_HI, lo2 = OBB_BLEND_LO * OBB_BLEND_LO;
-    v4 fa[10], fb[10];
-    load4(A, fa);
-    load4(B, fb);
-    const v4 acx = fa[0], acy = fa[1], acz = fa[2], qaw = fa[3], qax = fa[4], qay = fa[5], qaz = fa[6];
-    const v4 a0 = fa[7], a1 = fa[8], a2 = fa[9];
-    const v4 bcx = fb[0], bcy = fb[1], bcz = fb[2], qbw = fb[3], qbx = fb[4], qby = fb[5], qbz = fb[6];
-    const v4 b0 = fb[7], b1 = fb[8], b2 = fb[9];
-    const v4 tx = acx - bcx, ty = acy - bcy, tz = acz - bcz;
+    BLOCK_LOAD(v4, load4);
     v4 d00, d01, d02, d10, d11, d12, d20, d21, d22;
     v4 t2, ra2, rb2, fs[6], numl[9], len2l[9];
     /* (the manifold's edge values go straight to rec) */
@@ -382,14 +387,7 @@ BLOCK8_FN int edges_clear8(v8 d00, v8 d01, v8 d02, v8 d10, v8 d11, v8 d12, v8 d2
 BLOCK8_FN int block8(const magdyn_obb *const *A, const magdyn_obb *const *B, int *res)
 {
     const double hi2 = OBB_BLEND_HI * OBB_BLEND_HI, lo2 = OBB_BLEND_LO * OBB_BLEND_LO;
-    v8 fa[10], fb[10];
-    load8(A, fa);
-    load8(B, fb);
-    const v8 acx = fa[0], acy = fa[1], acz = fa[2], qaw = fa[3], qax = fa[4], qay = fa[5], qaz = fa[6];
-    const v8 a0 = fa[7], a1 = fa[8], a2 = fa[9];
-    const v8 bcx = fb[0], bcy = fb[1], bcz = fb[2], qbw = fb[3], qbx = fb[4], qby = fb[5], qbz = fb[6];
-    const v8 b0 = fb[7], b1 = fb[8], b2 = fb[9];
-    const v8 tx = acx - bcx, ty = acy - bcy, tz = acz - bcz;
+    BLOCK_LOAD(v8, load8);
     v8 d00, d01, d02, d10, d11, d12, d20, d21, d22, t2, ra2, rb2, lhs, mx = {0, 0, 0, 0, 0, 0, 0, 0};
     m8 sep, band, valid, apart, r;
     OBB_PAIR_ALGEBRA(v8);
