@@ -28,6 +28,7 @@
  */
 #include <math.h>
 #include <magdyn/dipole.h>
+#include "cuboid_thin.h"
 
 /* Beyond this many half diagonals the expansion is used; there its error
  * (~ 0.3 (L/r)^4) and the closed form's cancellation (~ 5e-17 (r/L)^3)
@@ -185,43 +186,34 @@ static magdyn_vec3 field_near(const double h[3], magdyn_vec3 polarization, magdy
 }
 
 /*
- * A box thinner than THIN_HALF (in half diagonals) along an axis: the
- * closed form is a difference of terms at x + a and x - a and loses
- * ~1e-16 / a of relative accuracy (all of it at a ~ 1e-16).  At fixed J
- * the field is odd in a, B(a) = a B1 + a^3 B3 + O(a^5): B1 and B3 come
- * from the closed form at a1 = THIN_HALF and 2 a1 (q = B / a there:
- * B1 = (4 q1 - q2) / 3, B3 = (q2 - q1) / (3 a1^2)), wrong by ~(a1 / dist)^4
- * relative, dist the point's distance from the box.  Closer than THIN_DIST
- * the closed form is kept.  Both errors stay below ~1e-11 (checked against
- * 60-digit arithmetic in test_cuboid_field).
+ * A box thinner than MAGDYN_CI_THIN_HALF (in units of the rescaled box,
+ * half diagonal ~1) along an axis: the closed form is a difference of
+ * terms at x + a and x - a and loses ~1e-16 / a of relative accuracy (all
+ * of it at a ~ 1e-16).  At fixed J the field is odd in a, so it is
+ * extrapolated from a1 = MAGDYN_CI_THIN_HALF and 2 a1
+ * (magdyn_ci_odd_extrapolate), for points farther than MAGDYN_CI_THIN_GAP
+ * from the box.  Both errors stay below ~1e-11 (checked against 60-digit
+ * arithmetic in test_cuboid_field).
  */
-#define THIN_HALF 3e-5
-#define THIN_DIST 3e-2
-
 static magdyn_vec3 field_close(double h[3], magdyn_vec3 polarization, magdyn_vec3 r, int axis)
 {
-    double p[3] = {fabs(r.x), fabs(r.y), fabs(r.z)}, g2 = 0.0, a;
+    double p[3] = {fabs(r.x), fabs(r.y), fabs(r.z)}, g2 = 0.0, a, a1 = MAGDYN_CI_THIN_HALF;
     magdyn_vec3 b1, b2;
     int i;
+    while (axis < 3 && !(h[axis] < a1)) axis++;
+    if (axis == 3) return field_near(h, polarization, r);     /* the usual box: no more work */
     for (i = 0; i < 3; i++) {
         double g = p[i] - h[i];
         if (g > 0.0) g2 += g * g;
     }
-    while (axis < 3 && !(h[axis] < THIN_HALF)) axis++;
-    if (axis == 3 || g2 < THIN_DIST * THIN_DIST) return field_near(h, polarization, r);
+    if (g2 < MAGDYN_CI_THIN_GAP * MAGDYN_CI_THIN_GAP) return field_near(h, polarization, r);
     a = h[axis];
-    h[axis] = THIN_HALF;
+    h[axis] = a1;
     b1 = field_close(h, polarization, r, axis + 1);
-    h[axis] = 2.0 * THIN_HALF;
+    h[axis] = 2.0 * a1;
     b2 = field_close(h, polarization, r, axis + 1);
     h[axis] = a;
-    {
-        double f = a / THIN_HALF;                 /* q1 = b1 / a1, q2 = b2 / (2 a1) */
-        magdyn_vec3 q1 = magdyn_vec3_scale(b1, 1.0), q2 = magdyn_vec3_scale(b2, 0.5);
-        magdyn_vec3 lin = magdyn_vec3_sub(magdyn_vec3_scale(q1, 4.0), q2);
-        magdyn_vec3 cub = magdyn_vec3_scale(magdyn_vec3_sub(q2, q1), f * f);
-        return magdyn_vec3_scale(magdyn_vec3_add(lin, cub), f / 3.0);
-    }
+    return magdyn_ci_odd_extrapolate(b1, b2, a / a1);
 }
 
 magdyn_vec3 magdyn_cuboid_field(magdyn_vec3 half, magdyn_vec3 polarization, magdyn_vec3 r)

@@ -7,17 +7,16 @@
  * all of it for a plate 1e-16 of its size thick, whose force then comes
  * out as noise (a world with one stepped at 1e-13 s; fuzz/README).  At
  * fixed polarization the force and torque are odd in a (the box is
- * symmetric about its centre), F(a) = a F1 + a^3 F3 + O(a^5), so both are
- * found from a1 = THIN_HALF and 2 a1, where the closed forms are sound:
- * with q = F / a there, F1 = (4 q1 - q2) / 3 and F3 = (q2 - q1) / (3 a1^2),
- * wrong by ~(a1 / gap)^4.  Only when the boxes are apart by THIN_GAP half
+ * symmetric about its centre), so both are extrapolated from a1 =
+ * THIN_HALF and 2 a1, where the closed forms are sound
+ * (magdyn_ci_odd_extrapolate).  Only when the boxes are apart by THIN_GAP half
  * diagonals of the thin one (thickening it must not make them touch).
  */
 #include <math.h>
 #include "cuboid_thin.h"
 
-#define THIN_HALF 3e-5
-#define THIN_GAP 3e-2
+#define THIN_HALF MAGDYN_CI_THIN_HALF
+#define THIN_GAP MAGDYN_CI_THIN_GAP
 
 static double *half_k(magdyn_cuboid *c, int k) { return k == 0 ? &c->half.x : k == 1 ? &c->half.y : &c->half.z; }
 
@@ -45,15 +44,6 @@ static double box_gap(const magdyn_cuboid *a, const magdyn_cuboid *b)
     return gap;
 }
 
-/* F(a) from the values v1 at a1 and v2 at 2 a1 (f = a / a1). */
-static magdyn_vec3 odd_extrapolate(magdyn_vec3 v1, magdyn_vec3 v2, double f)
-{
-    magdyn_vec3 q2 = magdyn_vec3_scale(v2, 0.5);
-    magdyn_vec3 lin = magdyn_vec3_sub(magdyn_vec3_scale(v1, 4.0), q2);
-    magdyn_vec3 cub = magdyn_vec3_scale(magdyn_vec3_sub(q2, v1), f * f);
-    return magdyn_vec3_scale(magdyn_vec3_add(lin, cub), f / 3.0);
-}
-
 /* Boxes src (box 0) and dst (box 1); axes from slot (3 box + k) on are
  * still to be looked at. */
 static magdyn_status thin_from(magdyn_ci_pair_fn fn, magdyn_cuboid *box, double rel_tol,
@@ -76,8 +66,8 @@ static magdyn_status thin_from(magdyn_ci_pair_fn fn, magdyn_cuboid *box, double 
         }
         *h = a;
         if (s != MAGDYN_OK) return s;
-        *force = odd_extrapolate(f1, f2, a / a1);
-        *torque = odd_extrapolate(t1, t2, a / a1);
+        *force = magdyn_ci_odd_extrapolate(f1, f2, a / a1);
+        *torque = magdyn_ci_odd_extrapolate(t1, t2, a / a1);
         return MAGDYN_OK;
     }
     return fn(&box[0], &box[1], rel_tol, force, torque);
