@@ -32,16 +32,21 @@ static inline double mdk_disc_time_raw(double dx, double dy, double dvx, double 
     return c / (-b + sqrt(disc));
 }
 
+/* Lengths and speeds whose products stay clear of overflow and of
+ * subnormal underflow in mdk_disc_time_raw (squares of 1e-75..1e75). */
+#define MDK_SAFE_LO 1e-75
+#define MDK_SAFE_HI 1e75
+
 static inline double mdk_disc_time(double dx, double dy, double dvx, double dvy, double s)
 {
-    double t = mdk_disc_time_raw(dx, dy, dvx, dvy, s), L, V;
-    if (!isnan(t)) return t;
-    /* the squares overflowed (distances ~1e160 m or speeds ~1e160 m/s,
-     * found by fuzzing: Inf - Inf = NaN): again in units of the largest
-     * length and speed, t = (L / V) t' */
-    L = fmax(fmax(fabs(dx), fabs(dy)), s);
-    V = fmax(fabs(dvx), fabs(dvy));
-    if (!(L > 0.0 && V > 0.0 && isfinite(L) && isfinite(V))) return t;
+    double L = fmax(fmax(fabs(dx), fabs(dy)), s), V = fmax(fabs(dvx), fabs(dvy));
+    if (L >= MDK_SAFE_LO && L <= MDK_SAFE_HI && V >= MDK_SAFE_LO && V <= MDK_SAFE_HI)
+        return mdk_disc_time_raw(dx, dy, dvx, dvy, s);
+    /* Far outside (found by fuzzing), the squares overflow (Inf - Inf =
+     * NaN at ~1e160 m) or underflow (discs of 1e-170 m "overlap" at any
+     * distance, a closing speed of 1e-160 m/s is lost): again in units of
+     * the largest length and speed, t = (L / V) t'.  (V = 0: never.) */
+    if (!(L > 0.0 && V > 0.0 && isfinite(L) && isfinite(V))) return mdk_disc_time_raw(dx, dy, dvx, dvy, s);
     dx /= L; dy /= L; dvx /= V; dvy /= V; s /= L;
     {
         /* b^2 - v^2 c by Lagrange's identity, v^2 s^2 - (d x v)^2: a tiny
@@ -51,7 +56,7 @@ static inline double mdk_disc_time(double dx, double dy, double dvx, double dvy,
         if (b >= 0.0) return INFINITY;
         if (c <= 0.0) return 0.0;
         if (disc < 0.0) return INFINITY;
-        return c / (-b + sqrt(disc)) * (L / V);
+        return c / (-b + sqrt(disc)) * L / V;
     }
 }
 

@@ -57,6 +57,33 @@ START_TEST(disc_contact_time_cases)
 }
 END_TEST
 
+/* Scale invariance: the contact time of discs scaled by a length L and a
+ * speed V is (L / V) times the unscaled one.  Squared distances of discs
+ * 1e-170 m apart underflow to 0 (they looked overlapped, t = 0), and a
+ * closing speed of 1e-160 m/s made the discriminant subnormal. */
+START_TEST(disc_contact_time_extreme_scales)
+{
+    static const double scale[][2] = {{1e-170, 1.0}, {1e-170, 1e-170}, {1.0, 1e-160},
+                                      {1e-300, 1e10}, {1e150, 1e-150}, {1e-80, 1e-80}};
+    size_t k;
+    for (k = 0; k < sizeof scale / sizeof scale[0]; k++) {
+        double L = scale[k][0], V = scale[k][1], t;
+        /* head on: gap L, closing speed 2V; and off centre: y offset 0.6 of
+         * the contact distance, gap along x sqrt(1 - 0.36) shorter */
+        magdyn_disc a = mkdisc(0, 0, V, 0, 1, 0.5 * L), b = mkdisc(2 * L, 0, -V, 0, 1, 0.5 * L);
+        t = magdyn_disc_contact_time(&a, &b);
+        ck_assert_msg(fabs(t / (0.5 * L / V) - 1.0) < 1e-12, "L %g V %g: t %g, not %g", L, V, t, 0.5 * L / V);
+        b.r = magdyn_v2(2 * L, 0.6 * L);
+        t = magdyn_disc_contact_time(&a, &b);
+        ck_assert_msg(fabs(t / ((2.0 - 0.8) * L / (2 * V)) - 1.0) < 1e-12, "L %g V %g: off centre t %g", L, V, t);
+        b.r = magdyn_v2(2 * L, 1.01 * L);       /* passes by */
+        ck_assert(isinf(magdyn_disc_contact_time(&a, &b)));
+        b.r = magdyn_v2(0.9 * L, 0);            /* overlapping and approaching */
+        ck_assert(magdyn_disc_contact_time(&a, &b) == 0.0);
+    }
+}
+END_TEST
+
 /* Moving both discs by the contact time puts them at contact, and no
  * earlier sampled time has them overlapping. */
 START_TEST(disc_contact_time_random)
@@ -629,6 +656,7 @@ int main(void)
     tcase_set_timeout(tc, 600);   /* wall clock, on a shared machine */
     tcase_add_test(tc, disc_contact_time_cases);
     tcase_add_test(tc, disc_contact_time_random);
+    tcase_add_test(tc, disc_contact_time_extreme_scales);
     tcase_add_test(tc, disc_collide_matches_seeds);
     tcase_add_test(tc, disc_collide_conservation);
     tcase_add_test(tc, bad_input_untouched);
