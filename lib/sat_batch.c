@@ -32,6 +32,9 @@
 #include "contact_impl.h"
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
 #endif
 
 /* The answer for one pair, as the batch gives it: 1, 0, or -1 for a bad
@@ -798,16 +801,36 @@ BLOCK_FN void batch_loop(const magdyn_obb *boxes, int npairs, const int *pairs, 
 BATCH_VARIANT(batch_avx2, "avx2")
 BATCH_VARIANT(batch_avx512, "avx2,avx512f,avx512vl")
 
+enum { ISA_NONE, ISA_AVX2, ISA_AVX512 };
+
+/* The widest path the processor has, lowered by the environment variable
+ * MAGDYN_BATCH_ISA = "avx2" or "none" (so that every path can be tested,
+ * and compared, on one machine; it never raises).  Read once: a relaxed
+ * atomic, as threads that race here store the same value. */
+static int batch_isa(void)
+{
+    static atomic_int isa = -1;
+    int v = atomic_load_explicit(&isa, memory_order_relaxed);
+    if (v < 0) {
+        const char *env = getenv("MAGDYN_BATCH_ISA");
+        v = __builtin_cpu_supports("avx512vl") ? ISA_AVX512 : __builtin_cpu_supports("avx2") ? ISA_AVX2 : ISA_NONE;
+        if (env && strcmp(env, "avx2") == 0 && v > ISA_AVX2) v = ISA_AVX2;
+        if (env && strcmp(env, "none") == 0) v = ISA_NONE;
+        atomic_store_explicit(&isa, v, memory_order_relaxed);
+    }
+    return v;
+}
+
 static void batch(const magdyn_obb *boxes, int npairs, const int *pairs, double margin, int *overlap,
                   magdyn_manifold *man)
 {
-    int k;
-    if (__builtin_cpu_supports("avx512vl")) {
+    int k, isa = batch_isa();
+    if (isa == ISA_AVX512) {
         if (!man) overlap_avx512(boxes, npairs, pairs, overlap);
         else batch_avx512(boxes, npairs, pairs, margin, overlap, man);
         return;
     }
-    if (__builtin_cpu_supports("avx2")) {
+    if (isa == ISA_AVX2) {
         batch_avx2(boxes, npairs, pairs, margin, overlap, man);
         return;
     }
