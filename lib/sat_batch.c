@@ -806,7 +806,9 @@ enum { ISA_NONE, ISA_AVX2, ISA_AVX512 };
 /* The widest path the processor has, lowered by the environment variable
  * MAGDYN_BATCH_ISA = "avx2" or "none" (so that every path can be tested,
  * and compared, on one machine; it never raises).  Read once: a relaxed
- * atomic, as threads that race here store the same value. */
+ * atomic, as threads that race here store the same value.  The only state
+ * the library keeps, and none a caller can see: every path gives the same
+ * bits. */
 static int batch_isa(void)
 {
     static atomic_int isa = -1;
