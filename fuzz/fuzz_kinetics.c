@@ -6,6 +6,7 @@
  * omega, mass, inertia, half_length, end_radius), restitution, horizon,
  * gas width, height, t_end, then one flags byte (periodic, which to add).
  */
+#include <float.h>
 #include <magdyn.h>
 #include "fuzz_util.h"
 
@@ -172,6 +173,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         magdyn_rotor o;
         FZ_ASSERT(magdyn_gas_get_rotor(g, i, &o) == MAGDYN_OK);
         FZ_ASSERT(!isnan(o.r.x) && !isnan(o.angle) && !isnan(o.omega));
+    }
+    if (nd == 2 && s == MAGDYN_OK) {
+        /* never an overlap (minimum image in a periodic box), to the
+         * contact tolerance and the rounding of the coordinates */
+        magdyn_disc a, b;
+        magdyn_gas_get_disc(g, 0, &a);
+        magdyn_gas_get_disc(g, 1, &b);
+        double dx = fabs(a.r.x - b.r.x), dy = fabs(a.r.y - b.r.y), sum = a.radius + b.radius;
+        if (gp.periodic) {
+            dx = fmin(dx, width - dx);
+            dy = fmin(dy, height - dy);
+        }
+        FZ_ASSERT(hypot(dx, dy) >= sum * (1.0 - 1e-9) - 8.0 * DBL_EPSILON * fmax(width, height));
     }
     magdyn_gas_observables ob;
     (void)magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &ob);

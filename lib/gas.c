@@ -24,6 +24,13 @@
 #define ADD_OVERLAP_TOL 1e-12
 /* A rotor pair event is a contact when the gap is below this (relative). */
 #define CONTACT_TOL 1e-9
+/* The lengths [m] and the largest speed [m/s] the pair tests resolve: they
+ * square lengths and speeds and multiply the squares, which beyond these
+ * underflow or overflow (discs of 1e-170 m, or of 1e100 m at 1e100 m/s,
+ * passed through one another).  Far beyond anything physical either way. */
+#define GAS_LEN_MIN 1e-60
+#define GAS_LEN_MAX 1e60
+#define GAS_SPEED_MAX 1e60
 
 magdyn_gas_params magdyn_gas_params_default(void)
 {
@@ -34,8 +41,8 @@ magdyn_gas_params magdyn_gas_params_default(void)
 magdyn_gas *magdyn_gas_new(const magdyn_gas_params *params)
 {
     magdyn_gas *g;
-    if (!params || !isfinite(params->width) || !isfinite(params->height) ||
-        !(params->width > 0.0) || !(params->height > 0.0))
+    if (!params || !(params->width >= GAS_LEN_MIN && params->width <= GAS_LEN_MAX) ||
+        !(params->height >= GAS_LEN_MIN && params->height <= GAS_LEN_MAX))
         return NULL;
     g = calloc(1, sizeof *g);
     if (!g) return NULL;
@@ -236,6 +243,9 @@ static int add_particle(magdyn_gas *g, shape s, double reach, magdyn_vec2 v, dou
     int cx, cy, dx, dy, k, idx;
     magdyn_status st;
     if (species < 0) return MAGDYN_EINVAL;
+    if (!(s.rad >= GAS_LEN_MIN && reach <= GAS_LEN_MAX) || (r && !(s.l >= GAS_LEN_MIN)) ||
+        !(hypot(v.x, v.y) + (r ? fabs(r->omega) * reach : 0.0) <= GAS_SPEED_MAX))
+        return MAGDYN_ERANGE;
     if (g->par.periodic) {
         if (s.x < 0.0 || s.x > w || s.y < 0.0 || s.y > h) return MAGDYN_ERANGE;
         if (s.x == w) s.x = 0.0;

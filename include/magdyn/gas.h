@@ -56,13 +56,17 @@ MAGDYN_API void magdyn_gas_free(magdyn_gas *g);
 
 /*
  * Notes on the contract functions above:
- * magdyn_gas_new: NULL for NULL params, non-finite or non-positive width or
- *   height, or no memory.  The pair and wall restitution start at 1.
+ * magdyn_gas_new: NULL for NULL params, a width or height outside
+ *   1e-60 .. 1e60 m (or NaN), or no memory.  The pair and wall restitution
+ *   start at 1.
  * magdyn_gas_add_disc/rotor: the index of the new particle (species 0), or
  *   MAGDYN_EINVAL (NULL, non-positive mass, radius, inertia or length),
  *   MAGDYN_ENONFINITE (NaN or infinity), MAGDYN_ERANGE (centre outside the
  *   box, with hard walls any part outside it; in a periodic box, a particle
- *   wider than a third of the box), MAGDYN_EOVERLAP (it would overlap a
+ *   wider than a third of the box; a radius or length below 1e-60 m or a
+ *   reach above 1e60 m; a speed, centre plus spin of the ends, above
+ *   1e60 m/s: the pair tests' squares would underflow or overflow),
+ *   MAGDYN_EOVERLAP (it would overlap a
  *   particle already there by more than 1e-12 of the contact distance),
  *   MAGDYN_ENOMEM.  Nothing is added on failure.  Positions are taken at the
  *   gas's current time.
