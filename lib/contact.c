@@ -18,120 +18,7 @@
 #include <float.h>
 #include <magdyn/contact.h>
 #include "contact_impl.h"
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
-/* s < 0 ? 0 : s > 1 ? 1 : s, without a branch: gcc branches on the
- * ternaries, maxsd and minsd are exactly these selects. */
-static OBB_INLINE double clamp01(double s)
-{
-#ifdef __SSE2__
-    return _mm_cvtsd_f64(_mm_min_sd(_mm_set_sd(1.0), _mm_max_sd(_mm_set_sd(0.0), _mm_set_sd(s))));
-#else
-    return s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
-#endif
-}
-
-/* Room for a clipped polygon: at most 8 vertices, but clip_side writes
- * (and overwrites) up to 2 slots a vertex. */
-#define POLY_CAP 16
-
-/* A polygon in reference-face coordinates, coordinate by coordinate:
- * v[0], v[1] in the face plane, v[2] along its normal. */
-typedef struct { double v[3][POLY_CAP]; } poly_t;
-
-/*
- * Sutherland-Hodgman against the line sgn * p[c] <= h, p = (x, y, z) in
- * reference-face coordinates, without a branch on the data (random
- * polygons mispredict every one): every vertex and crossing is written and
- * the count advances only when it belongs to the result.  Vertices up to
- * slack beyond the line count as on it (so coincident edges do not split
- * into pairs of points); new vertices lie exactly on the line.  A line the
- * polygon lies within leaves it unchanged (clip_needed skips it).  Each
- * vertex is loaded once and its tests carried over to the next edge.
- */
-static OBB_INLINE int clip_side(poly_t *in, int n, poly_t *out, int c, double sgn, double h, double slack)
-{
-    const int o = 1 - c;
-    const double lim = h + slack, ch = sgn * h;
-    const double *pc = in->v[c], *po = in->v[o], *pz = in->v[2];
-    double *qc = out->v[c], *qo = out->v[o], *qz = out->v[2];
-    /* vertex i (x), its distance past the line (dp) and past the line
-     * itself (ep), carried over to the next edge */
-    double xc = pc[0], xo = po[0], xz = pz[0], sp = sgn * xc, dp = sp - lim, ep = sp - h;
-    int i, m = 0, lep = dp <= 0.0, ltp = dp < 0.0, gtp = dp > 0.0;
-    for (i = 0; i < n; i++) {
-        int j = i + 1 == n ? 0 : i + 1;
-        double yc = pc[j], yo = po[j], yz = pz[j], sq = sgn * yc, dq = sq - lim, eq = sq - h;
-        /* where the edge crosses the line itself */
-        double s = clamp01(ep / (ep - eq));
-        int leq = dq <= 0.0, ltq = dq < 0.0, gtq = dq > 0.0;
-        qc[m] = xc; qo[m] = xo; qz[m] = xz;
-        m += lep;
-        qc[m] = ch;
-        qo[m] = xo + s * (yo - xo);
-        qz[m] = xz + s * (yz - xz);
-        m += (ltp & gtq) | (gtp & ltq);
-        xc = yc; xo = yo; xz = yz; ep = eq;
-        lep = leq; ltp = ltq; gtp = gtq;
-    }
-    /* (a convex polygon gains at most one vertex a line; rounding could
-     * only add more for vertices within ulps of the line) */
-    return m < 8 ? m : 8;
-}
-
-/* 1 unless every vertex of the polygon has sgn * p[c] <= lim, the
- * vertices clip_side keeps without a crossing (by the largest: NaN
- * vertices, of boxes near DBL_MAX, do not count). */
-static OBB_INLINE int clip_needed(const poly_t *p, int n, int c, double sgn, double lim)
-{
-    double mx = sgn * p->v[c][0];
-    int i;
-    for (i = 1; i < n; i++) {
-        double t = sgn * p->v[c][i];
-        mx = t > mx ? t : mx;
-    }
-    return !(mx <= lim);
-}
-
-/* Of n (5..8) points in convex polygon order, the 4 that contain the deepest
- * one and span the largest quadrilateral (exhaustively: at most 35 choices,
- * each area a sum of 4 precomputed cross products); idx receives them in
- * polygon order.  The choices run over the triples of the other points
- * (o, in order) with the deepest merged in by selects, not branches. */
-static void reduce4(const poly_t *p, const double *depth, int n, int *idx)
-{
-    const double *x = p->v[0], *y = p->v[1];
-    double cr[8][8], best = -1.0;
-    int deep = 0, i, j, k, l, m = 0, o[8], q = 0x3210;
-    for (i = 1; i < n; i++) deep = depth[i] > depth[deep] ? i : deep;
-    for (i = 0; i < n; i++) {
-        o[m] = i;
-        m += i != deep;
-    }
-    /* (x - y = -(y - x) exactly, so half the products suffice) */
-    for (i = 0; i < n; i++)
-        for (j = i + 1; j < n; j++) {
-            cr[i][j] = x[i] * y[j] - x[j] * y[i];
-            cr[j][i] = -cr[i][j];
-        }
-    for (j = 0; j < m; j++)
-        for (k = j + 1; k < m; k++)
-            for (l = k + 1; l < m; l++) {
-                /* the four indices in increasing (polygon) order */
-                int oj = o[j], ok = o[k], ol = o[l];
-                int s0 = deep < oj ? deep : oj;
-                int s1 = deep < oj ? oj : deep < ok ? deep : ok;
-                int s2 = deep < ok ? ok : deep < ol ? deep : ol;
-                int s3 = deep < ol ? ol : deep;
-                double area = fabs(cr[s0][s1] + cr[s1][s2] + cr[s2][s3] + cr[s3][s0]);
-                int better = area > best;
-                q = better ? s0 | s1 << 4 | s2 << 8 | s3 << 12 : q;
-                best = better ? area : best;
-            }
-    idx[0] = q & 15; idx[1] = q >> 4 & 15; idx[2] = q >> 8 & 15; idx[3] = q >> 12 & 15;
-}
+#include "contact_clip.h"
 
 /*
  * Face contact with reference face r of box R (a when ref_is_a, else b), in
@@ -146,13 +33,13 @@ static int face_contact(const obb_pair *P, int ref_is_a, int r, double sigma, do
      * from tables, as loads, where gcc would otherwise branch) */
     static const int next[3] = {1, 2, 0}, prev[3] = {2, 0, 1}, sks[2] = {3, 1};
     const double *const hs[2] = {P->hb, P->ha};
-    int r1 = next[r], r2 = prev[r], k, k1, k2, i, n, kept;
+    int r1 = next[r], r2 = prev[r], k, k1, k2, i, n;
     const double *hR = hs[ref_is_a], *hI = hs[!ref_is_a];
     double ax[3][3], d0[3], hu = hR[r1], hv = hR[r2], hr = hR[r], dk[3], sk, tol;
     double c[3], e1[3], e2[3], depth[8];
     poly_t A, B, *cur;
     obb_frame F;
-    int idx[8];
+    int idx[4];
 
     /* ax[k] = incident axis k in R's frame (C or its transpose, by index
      * arithmetic rather than a branch on the random ref_is_a);
@@ -196,47 +83,22 @@ static int face_contact(const obb_pair *P, int ref_is_a, int r, double sigma, do
     }
     /* a hair of slack so that coincident edges do not split into pairs */
     tol = 1e-12 * (hu + hv + hr + hI[0] + hI[1] + hI[2]);
-    n = 4;
-    cur = &A;
     {
         /* a side the quadrilateral lies within (to the slack) leaves it,
          * and so every polygon clipped from it, unchanged: skip it.  About
          * 1.7 of the 4 sides clip on random pairs.  (Decided on the four
          * vertices at once, rather than on each clipped polygon; a side
          * clipped needlessly returns its polygon unchanged.) */
-        poly_t *spare = &B, *t;
         unsigned sides = 0;
         int side;
         for (side = 0; side < 4; side++)
             sides |= (unsigned)clip_needed(&A, 4, side >> 1, side & 1 ? -1.0 : 1.0, (side >> 1 ? hv : hu) + tol)
                      << side;
-        for (; sides; sides &= sides - 1) {
-            int cc;
-            side = __builtin_ctz(sides);
-            cc = side >> 1;
-            n = clip_side(cur, n, spare, cc, side & 1 ? -1.0 : 1.0, cc ? hv : hu, tol);
-            t = cur; cur = spare; spare = t;
-        }
+        n = face_clip(&A, &B, 4, sides, hu, hv, hr, tol, margin, &cur, depth, idx);
     }
-
-    /* the vertices at most margin above the reference face, compacted */
-    kept = 0;
-    for (i = 0; i < n; i++) {
-        double dep = hr - cur->v[2][i];
-        cur->v[0][kept] = cur->v[0][i]; cur->v[1][kept] = cur->v[1][i]; cur->v[2][kept] = cur->v[2][i];
-        depth[kept] = dep;
-        kept += dep >= -margin;
-    }
-    if (kept == 0) {
+    if (n == 0) {
         out->count = 0;
         return 0;
-    }
-    if (kept > 4) {
-        reduce4(cur, depth, kept, idx);
-        n = 4;
-    } else {
-        idx[0] = 0; idx[1] = 1; idx[2] = 2; idx[3] = 3;
-        n = kept;
     }
     /* back to the inertial frame, halfway between the two surfaces */
     obb_frame_of(ref, &F);
@@ -391,26 +253,6 @@ static int manifold_core(const magdyn_obb *a, const magdyn_obb *b, double margin
     if (!obb_pair_of(a, b, &P) || !(margin >= 0.0) || !(margin <= DBL_MAX)) return 0;
     if (!obb_sat_core(&P, margin, 1, &r)) return 0;
     return manifold_from_sat(&P, &r, a, b, margin, out);
-}
-
-/*
- * n points in out, or the bad-input answer when they are not finite: boxes
- * whose sizes or coordinates come near DBL_MAX (~1e308 m) pass validation
- * but overflow inside the clipping (Inf - Inf = NaN points, found by
- * fuzzing); rather than hand out NaN or Inf, such a result is the bad-input
- * result: 0, count 0, FACE_FACE, zero normal.
- */
-static int manifold_finite(int n, magdyn_manifold *out)
-{
-    /* (x - x is 0 for finite x, NaN for Inf and NaN: one sum, one branch) */
-    double z = (out->normal.x - out->normal.x) + (out->normal.y - out->normal.y) + (out->normal.z - out->normal.z);
-    int i;
-    for (i = 0; i < n; i++)
-        z += (out->point[i].x - out->point[i].x) + (out->point[i].y - out->point[i].y)
-             + (out->point[i].z - out->point[i].z) + (out->depth[i] - out->depth[i]);
-    if (z == 0.0) return n;
-    manifold_none(out);
-    return 0;
 }
 
 int magdyn_obb_manifold(const magdyn_obb *a, const magdyn_obb *b, double margin,

@@ -17,6 +17,26 @@ static inline void manifold_none(magdyn_manifold *out)
 }
 
 /*
+ * n points in out, or the bad-input answer when they are not finite: boxes
+ * whose sizes or coordinates come near DBL_MAX (~1e308 m) pass validation
+ * but overflow inside the clipping (Inf - Inf = NaN points, found by
+ * fuzzing); rather than hand out NaN or Inf, such a result is the bad-input
+ * result: 0, count 0, FACE_FACE, zero normal.
+ */
+static inline int manifold_finite(int n, magdyn_manifold *out)
+{
+    /* (x - x is 0 for finite x, NaN for Inf and NaN: one sum, one branch) */
+    double z = (out->normal.x - out->normal.x) + (out->normal.y - out->normal.y) + (out->normal.z - out->normal.z);
+    int i;
+    for (i = 0; i < n; i++)
+        z += (out->point[i].x - out->point[i].x) + (out->point[i].y - out->point[i].y)
+             + (out->point[i].z - out->point[i].z) + (out->depth[i] - out->depth[i]);
+    if (z == 0.0) return n;
+    manifold_none(out);
+    return 0;
+}
+
+/*
  * What magdyn_obb_manifold(a, b, margin, out) gives, for a pair past its
  * separating-axis test: both boxes valid, margin finite and >= 0, bounding
  * spheres and every axis within margin, P = obb_pair_of(a, b) and

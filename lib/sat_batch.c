@@ -15,9 +15,10 @@
  * the pairs whose bounding spheres are within the margin are repacked into
  * blocks, which also choose the best face axis lane-wise and mark the edge
  * axes that may still change it; the pairs within the margin finish those
- * edge axes one by one from a list; then the face contacts are clipped one
- * by one (contact.c) and the edge contacts worked four at a time.  No pass
- * branches per pair on the random outcome of the one before.
+ * edge axes one by one from a list; then the face contacts
+ * (contact_batch.h) and the edge contacts are worked four at a time, the
+ * faces' clipping one lane at a time.  No pass branches per pair on the
+ * random outcome of the one before.
  */
 #ifdef __clang__
 /* a * b + c stays two roundings, as in the scalar core, also in the inline
@@ -732,6 +733,38 @@ BLOCK_FN void edge_contacts(const man_batch *m, const int *edge, int nedge, cons
     }
 }
 
+#include "contact_batch.h"
+
+/* The face contacts of the nface positions in face, four at a time (the
+ * last four padded with copies), in three passes (set-up, clipping,
+ * output) so that the vector passes do not wait behind the clipping's
+ * mispredicted branches. */
+BLOCK_FN void face_contacts(const man_batch *m, const int *face, int nface, const blockrec *rec, const obb_sat *R)
+{
+    face_group G[SUB_BLOCKS];
+    magdyn_manifold pad;
+    int i, l, ng = (nface + 3) / 4;
+    for (i = 0; i < nface; i += 4) {
+        const magdyn_obb *A[4], *Ref[4];
+        m4 pos, axis;
+        for (l = 0; l < 4; l++) {
+            int s = face[i + l < nface ? i + l : i];
+            pos[l] = s;
+            axis[l] = R[s].axis;
+            A[l] = MB_A(m, s);
+            {
+                /* (picked by index: the reference box is random) */
+                const magdyn_obb *ab[2] = {MB_B(m, s), MB_A(m, s)};
+                Ref[l] = ab[R[s].axis < 3];
+            }
+            G[i >> 2].out[l] = i + l < nface ? MB_OUT(m, s) : &pad;
+        }
+        face4_setup(rec, pos, axis, A, Ref, &G[i >> 2]);
+    }
+    for (i = 0; i < 4 * ng; i++) face_lane(&G[i >> 2], i & 3, m->margin);
+    for (i = 0; i < ng; i++) face4_out(&G[i]);
+}
+
 /*
  * The manifolds of nb (<= SUB_BLOCKS) blocks of four pairs from pair k0 on,
  * in passes that do not branch on the (random) outcome of the one before:
@@ -758,14 +791,7 @@ BLOCK_FN void manifold_blocks(const magdyn_obb *boxes, int npairs, const int *pa
         edge[nedge] = s;
         nedge += in & (R[s].axis >= 6);
     }
-    for (i = 0; i < nface; i++) {
-        int s = face[i];
-        const double tb[3] = {rec[s >> 2].tb[0][s & 3], rec[s >> 2].tb[1][s & 3], rec[s >> 2].tb[2][s & 3]};
-        obb_pair P;
-        pair_of_lane(&rec[s >> 2], s & 3, MB_A(&m, s), &P);
-        obb_axis_normal(&P, R[s].axis, tb, R[s].nl);
-        obb_manifold_from_sat(&P, &R[s], MB_A(&m, s), MB_B(&m, s), margin, MB_OUT(&m, s));
-    }
+    face_contacts(&m, face, nface, rec, R);
     edge_contacts(&m, edge, nedge, rec, R);
 }
 
