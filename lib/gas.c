@@ -958,6 +958,11 @@ static magdyn_status heap_push(magdyn_gas *g, gas_hent e)
  * read; below, those lines are in cache and the prefetches cost time. */
 #define CAL_HINT_MIN_PARTICLES 32768
 
+/* From this many buckets on (their heads take 256 KiB), a push links its
+ * entry into the bucket some pushes later (queue_push); with fewer the
+ * heads stay in cache and the delay costs more than it saves. */
+#define CAL_DEFER_MIN_BUCKETS 65536
+
 /* Calendar bucket number of time t (clamped far in the future). */
 static long long cal_index(const magdyn_gas *g, double t)
 {
@@ -965,12 +970,20 @@ static long long cal_index(const magdyn_gas *g, double t)
     return x < 4e18 ? (long long)x : (long long)4e18;
 }
 
+/* Links pool entry c, whose next holds its bucket, onto that bucket's list. */
+static inline void cal_link(magdyn_gas *g, int c)
+{
+    int b = g->cal_pool[c].next;
+    g->cal_pool[c].next = g->cal_bucket[b];
+    g->cal_bucket[b] = c;
+}
+
 /* Queues entry e: into the front heap when due in the current bucket,
  * else onto its bucket's list (partner and cell: prefetch hints). */
 static magdyn_status queue_push(magdyn_gas *g, gas_hent e, int partner, int cell)
 {
     long long idx = cal_index(g, e.t);
-    int c;
+    int c, b;
     if (idx <= g->cal_cur) return heap_push(g, e);
     if (g->cal_free < 0) {
         int cap = g->cal_cap ? 2 * g->cal_cap : 1024, i;
@@ -986,10 +999,30 @@ static magdyn_status queue_push(magdyn_gas *g, gas_hent e, int partner, int cell
     g->cal_pool[c].e = e;
     g->cal_pool[c].partner = partner;
     g->cal_pool[c].cell = cell;
-    g->cal_pool[c].next = g->cal_bucket[idx & (g->cal_nb - 1)];
-    g->cal_bucket[idx & (g->cal_nb - 1)] = c;
     g->cal_count++;
+    b = (int)(idx & (g->cal_nb - 1));
+    g->cal_pool[c].next = b;            /* the bucket, until linked */
+    if (!g->cal_defer) { cal_link(g, c); return MAGDYN_OK; }
+    /* the bucket's head, a random one out of cache, is linked CAL_PEND
+     * pushes later: prefetched now, it has arrived by then */
+    GAS_PREFETCH(&g->cal_bucket[b]);
+    if (g->cal_npend == CAL_PEND) {
+        cal_link(g, g->cal_pend[g->cal_pend0]);
+        g->cal_pend0 = (g->cal_pend0 + 1) & (CAL_PEND - 1);
+        g->cal_npend--;
+    }
+    g->cal_pend[(g->cal_pend0 + g->cal_npend++) & (CAL_PEND - 1)] = c;
     return MAGDYN_OK;
+}
+
+/* Links the pushes still pending onto their buckets' lists. */
+static void cal_flush(magdyn_gas *g)
+{
+    while (g->cal_npend > 0) {
+        cal_link(g, g->cal_pend[g->cal_pend0]);
+        g->cal_pend0 = (g->cal_pend0 + 1) & (CAL_PEND - 1);
+        g->cal_npend--;
+    }
 }
 
 /* Cell c offset by d in the row-major grid, clamped into it (for a
@@ -1090,6 +1123,7 @@ static int queue_front(magdyn_gas *g)
     long long steps = 0;
     while (g->hn == 0) {
         if (g->cal_count == 0) return 0;
+        cal_flush(g);
         if (++steps > g->cal_nb) {
             /* a whole year of empty buckets: jump to the earliest entry */
             long long lo = -1;
@@ -1173,8 +1207,10 @@ static magdyn_status queue_build(magdyn_gas *g)
         g->cal_free = -1;
     }
     g->cal_count = 0;
+    g->cal_npend = g->cal_pend0 = 0;
     g->cal_steps = g->cal_pops = 0;
     g->cal_hints = g->n >= CAL_HINT_MIN_PARTICLES;
+    g->cal_defer = nb >= CAL_DEFER_MIN_BUCKETS;
     g->hn = 0;
     g->cal_w = nfin > 0 && sum > 0.0 ? 4.0 * sum / ((double)nfin * nfin) : 1.0;
     if (!(g->cal_w > 0.0) || !isfinite(1.0 / g->cal_w)) g->cal_w = 1.0;
