@@ -1050,12 +1050,15 @@ static magdyn_status cal_drain(magdyn_gas *g, int b)
                 int k = ce->e.k, dy, dx, ncx = g->ncx;
                 GAS_PREFETCH(&g->p[k]);
                 GAS_PREFETCH(&g->ev[k]);
-                GAS_PREFETCH(&g->link[k]);
                 GAS_PREFETCH(&g->p[j]);
                 GAS_PREFETCH(&g->ev[j]);
-                GAS_PREFETCH(&g->link[j]);
-                /* the first particles of the cells the event will scan
-                 * (their heads were prefetched buckets ago, cal_lookahead) */
+                /* their links, and the first particles of the cells the
+                 * event will scan (their heads were prefetched buckets
+                 * ago, cal_lookahead) */
+                if (g->cal_hints) {
+                    GAS_PREFETCH(&g->link[k]);
+                    GAS_PREFETCH(&g->link[j]);
+                }
                 if (g->cal_hints) for (dy = -ncx; dy <= ncx; dy += ncx)
                     for (dx = -1; dx <= 1; dx++) {
                         int h = g->head[cell_near(g, ce->cell, dy + dx)];
@@ -1168,7 +1171,7 @@ static magdyn_status schedule(magdyn_gas *g, int k, double t)
     g->ver[k]++;
     if (!(t < INFINITY)) return MAGDYN_OK;
     e.t = t; e.k = k; e.ver = g->ver[k];
-    return queue_push(g, e, partner_of(&g->ev[k]), event_cell(g, &g->ev[k]));
+    return queue_push(g, e, partner_of(&g->ev[k]), g->cal_hints ? event_cell(g, &g->ev[k]) : 0);
 }
 
 /*
