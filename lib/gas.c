@@ -1429,7 +1429,10 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
     }
     if (st == MAGDYN_OK) g->time = te;
     else g->primed = 0;        /* predict everything afresh next time */
-    rebase(g);
+    /* the epoch, and with it the calendar, carries over to the next call:
+     * a new one here rebuilt the calendar, an O(N) pass of misses, on
+     * every call (~5% at N = 1e6 called every N / 2 collisions) */
+    if (!g->primed) rebase(g);
     return st;
 }
 
