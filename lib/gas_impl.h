@@ -69,9 +69,13 @@ typedef struct { double t; int k; unsigned ver; } gas_hent;
 /* Buckets whose entry lists are prefetched ahead of the current one (gas.c, cal_lookahead). */
 #define CAL_AHEAD 16
 
-/* A calendar entry: a heap entry, the next entry of its bucket, and the
- * pair partner (or -1) to prefetch when the entry falls due. */
-typedef struct { gas_hent e; int next; int partner; } gas_cent;
+/* Pushes whose linking into their bucket waits for its head (gas.c, queue_push); a power of 2. */
+#define CAL_PEND 8
+
+/* A calendar entry: a heap entry, the next entry of its bucket, and what
+ * to prefetch before the entry falls due: the pair partner (or -1) and the
+ * cell whose neighbourhood the event will scan.  32 bytes, aligned. */
+typedef struct { gas_hent e; int next; int partner; int cell; int spare; } gas_cent;
 
 struct magdyn_gas {
     magdyn_gas_params par;
@@ -113,6 +117,9 @@ struct magdyn_gas {
     int cal_cap, cal_free, cal_count, *cal_bucket, cal_nb;
     double cal_w, cal_inv_w;
     long long cal_cur;
+    int cal_pend[CAL_PEND], cal_pend0, cal_npend;  /* pushes not yet linked (ring from cal_pend0) */
+    int cal_hints;           /* prefetch what due entries will read (gas.c, CAL_HINT_MIN_PARTICLES) */
+    int cal_defer;           /* link pushes CAL_PEND later (gas.c, CAL_DEFER_MIN_BUCKETS) */
     int cal_ahead[CAL_AHEAD];        /* prefetch cursors into the lists of buckets cal_cur + 1 ... */
     long long cal_steps, cal_pops;   /* buckets stepped and entries popped since the last tuning */
     int primed;              /* events predicted and heap valid */
