@@ -225,8 +225,9 @@ static inline __attribute__((always_inline)) void pair_of_lane(const blockrec *r
  * or an axis), -1 a bad box, 2 when an edge axis lies in the hand-over band
  * and the single test must decide.  With rec non-NULL (the manifold), rec
  * receives the lanes' state for finish_lane, which decides the edge axes
- * (res[l] > 0 then means within margin on the face axes, and on the edge
- * axes for margin 0 outside the band).  The expressions are those of
+ * (res[l] is then 1 for a valid pair within margin on the face axes, and
+ * on the edge axes for margin 0 outside the band, else 0; the bounding
+ * spheres are list_near's).  The expressions are those of
  * obb_spheres_apart, obb_pair_of and obb_sat_core, in the same order.
  */
 BLOCK_FN void block4(const magdyn_obb *const *A, const magdyn_obb *const *B, double margin,
@@ -245,20 +246,6 @@ BLOCK_FN void block4(const magdyn_obb *const *A, const magdyn_obb *const *B, dou
 
     valid = valid4(acx, acy, acz, a0, a1, a2, na2) & valid4(bcx, bcy, bcz, b0, b1, b2, nb2);
 
-    /* obb_spheres_apart */
-    t2 = tx * tx + ty * ty + tz * tz;
-    ra2 = a0 * a0 + a1 * a1 + a2 * a2;
-    rb2 = b0 * b0 + b1 * b1 + b2 * b2;
-    if (margin > 0.0) {
-        v4 sr = {sqrt(ra2[0]) + sqrt(rb2[0]), sqrt(ra2[1]) + sqrt(rb2[1]),
-                 sqrt(ra2[2]) + sqrt(rb2[2]), sqrt(ra2[3]) + sqrt(rb2[3])};
-        sr = sr + margin;
-        apart = t2 > sr * sr * (1.0 + 1e-12);
-    } else {
-        v4 lhs = t2 - ra2 - rb2;
-        apart = (lhs > 0.0) & (lhs * lhs > 4.0 * ra2 * rb2 * (1.0 + 1e-12));
-    }
-
     /* obb_sat_core: every axis, no early exit */
     d00 = vabs(c00); d01 = vabs(c01); d02 = vabs(c02);
     d10 = vabs(c10); d11 = vabs(c11); d12 = vabs(c12);
@@ -274,15 +261,34 @@ BLOCK_FN void block4(const magdyn_obb *const *A, const magdyn_obb *const *B, dou
         len2[k - 6] = (l2);                                                   \
         /* (with a margin the lanes' own steps decide the edges) */            \
         if (margin == 0.0) sep |= (len2[k - 6] >= hi2) & (num[k - 6] > 0.0);  \
-        band |= (len2[k - 6] < hi2) & (len2[k - 6] > lo2);                    \
+        if (!rec) band |= (len2[k - 6] < hi2) & (len2[k - 6] > lo2);          \
     }
     OBB_EDGE_AXES(EDGE)
 #undef EDGE
-    /* without a branch per lane (random, so mispredicted): masks are 0 or
-     * -1, so 1 - band is 1 or 2, and ~valid is -1 */
-    r = (valid & ~(sep | apart) & (1 - band)) | ~valid;
-    for (l = 0; l < 4; l++) res[l] = (int)r[l];
-    if (!rec) return;
+    if (!rec) {
+        /* obb_spheres_apart */
+        t2 = tx * tx + ty * ty + tz * tz;
+        ra2 = a0 * a0 + a1 * a1 + a2 * a2;
+        rb2 = b0 * b0 + b1 * b1 + b2 * b2;
+        if (margin > 0.0) {
+            v4 sr = {sqrt(ra2[0]) + sqrt(rb2[0]), sqrt(ra2[1]) + sqrt(rb2[1]),
+                     sqrt(ra2[2]) + sqrt(rb2[2]), sqrt(ra2[3]) + sqrt(rb2[3])};
+            sr = sr + margin;
+            apart = t2 > sr * sr * (1.0 + 1e-12);
+        } else {
+            v4 lhs = t2 - ra2 - rb2;
+            apart = (lhs > 0.0) & (lhs * lhs > 4.0 * ra2 * rb2 * (1.0 + 1e-12));
+        }
+        /* without a branch per lane (random, so mispredicted): masks are 0
+         * or -1, so 1 - band is 1 or 2, and ~valid is -1 */
+        r = (valid & ~(sep | apart) & (1 - band)) | ~valid;
+        for (l = 0; l < 4; l++) res[l] = (int)r[l];
+        return;
+    }
+    /* the manifold's lanes have passed list_near's bounding spheres (padding
+     * lanes copy one that has), and finish_lane takes the band */
+    r = valid & ~sep;
+    for (l = 0; l < 4; l++) res[l] = (int)-r[l];
     rec->C[0][0] = c00; rec->C[0][1] = c01; rec->C[0][2] = c02;
     rec->C[1][0] = c10; rec->C[1][1] = c11; rec->C[1][2] = c12;
     rec->C[2][0] = c20; rec->C[2][1] = c21; rec->C[2][2] = c22;
