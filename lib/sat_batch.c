@@ -795,10 +795,26 @@ BLOCK_FN void manifold_blocks(const magdyn_obb *boxes, int npairs, const int *pa
     blockrec rec[SUB_BLOCKS];
     obb_sat R[4 * SUB_BLOCKS];
     int live[4 * SUB_BLOCKS], face[4 * SUB_BLOCKS], edge[4 * SUB_BLOCKS];
-    int nlive, nface = 0, nedge = 0, i;
+    int nlive, npend = 0, nface = 0, nedge = 0, i;
     m.boxes = boxes; m.pairs = pairs; m.npairs = npairs; m.k0 = k0; m.margin = margin; m.man = man;
     nlive = test_near(&m, list_near(&m, nb), rec, live);
+    /* the lanes with no edge axis to step are done with the faces' answer
+     * (finish_lane's, with no branch on whether there is any); the others
+     * are listed in live again, from its start */
     for (i = 0; i < nlive; i++) {
+        const int s = live[i], l = s & 3, none = rec[s >> 2].cand[l] == 0;
+        const int axis = (int)rec[s >> 2].axis[l];
+        R[s].face_axis = R[s].axis = axis;
+        R[s].face_sep = rec[s >> 2].best[l];
+        R[s].sep = rec[s >> 2].sepmax[l];
+        live[npend] = s;
+        npend += !none;
+        face[nface] = s;
+        nface += none & (axis < 6);
+        edge[nedge] = s;
+        nedge += none & (axis >= 6);
+    }
+    for (i = 0; i < npend; i++) {
         int s = live[i], in = finish_lane(&rec[s >> 2], s & 3, margin, &R[s]);
         face[nface] = s;
         nface += in & (R[s].axis < 6);
