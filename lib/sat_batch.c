@@ -27,8 +27,12 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <magdyn/sat.h>
 #include "contact_impl.h"
 #if defined(__GNUC__) && defined(__x86_64__)
@@ -923,9 +927,21 @@ static magdyn_status check_pairs(int nboxes, const magdyn_obb *boxes, int npairs
     if (nboxes < 0 || npairs < 0) return MAGDYN_EINVAL;
     if (npairs == 0) return MAGDYN_OK;
     if (!boxes || !pairs || !out) return MAGDYN_EINVAL;
-    /* (a negative index is a large unsigned one; no exit in the loop, so
-     * that it vectorises) */
-    for (k = 0; k < 2 * (size_t)npairs; k++) bad |= (unsigned)pairs[k] >= (unsigned)nboxes;
+    /* (a negative index is a large unsigned one) */
+    k = 0;
+#ifdef __SSE2__
+    {
+        /* four at a time, as gcc -O2 does not vectorise the loop below
+         * (about 1% of a manifold batch): x < n unsigned as x - 2^31 <
+         * n - 2^31 signed */
+        const __m128i off = _mm_set1_epi32(INT_MIN), lim = _mm_xor_si128(_mm_set1_epi32(nboxes), off);
+        __m128i ok = _mm_cmpeq_epi32(off, off);
+        for (; k + 4 <= 2 * (size_t)npairs; k += 4)
+            ok = _mm_and_si128(ok, _mm_cmplt_epi32(_mm_xor_si128(_mm_loadu_si128((const __m128i *)&pairs[k]), off), lim));
+        bad = _mm_movemask_epi8(ok) != 0xffff;
+    }
+#endif
+    for (; k < 2 * (size_t)npairs; k++) bad |= (unsigned)pairs[k] >= (unsigned)nboxes;
     return bad ? MAGDYN_EINVAL : MAGDYN_OK;
 }
 
