@@ -360,7 +360,7 @@ int magdyn_gas_add_rotor(magdyn_gas *g, const magdyn_rotor *r)
 /* Where a particle is at a time: position and (rotor) rod angle. */
 typedef struct { double x, y, th; } gas_pose;
 
-static gas_pose pose_at(const magdyn_gas *g, int k, double t)
+static inline gas_pose pose_at(const magdyn_gas *g, int k, double t)
 {
     const gas_particle *p = &g->p[k];
     int r = g->ev[k].rot;
@@ -372,7 +372,7 @@ static gas_pose pose_at(const magdyn_gas *g, int k, double t)
 
 /* After k's velocity changed at g->time, where it was at pose a: its new
  * trajectory through a. */
-static void reanchor(magdyn_gas *g, int k, gas_pose a)
+static inline void reanchor(magdyn_gas *g, int k, gas_pose a)
 {
     gas_particle *p = &g->p[k];
     int r = g->ev[k].rot;
@@ -428,11 +428,12 @@ static inline double edge_time(double b, double x, double v)
  * axis, the earlier taken (x on a tie).  Selects rather than branches,
  * which the signs of the velocity made a coin toss each.
  */
-static void predict_crossing_periodic(magdyn_gas *g, int k, double x, double y, int cx, int cy)
+static inline void predict_crossing_periodic(magdyn_gas *g, int k)
 {
     const gas_particle *p = &g->p[k];
     gas_event *ev = &g->ev[k];
-    double now = g->time, vx = p->vx, vy = p->vy;
+    double now = g->time, vx = p->vx, vy = p->vy, x = p->x0 + vx * now, y = p->y0 + vy * now;
+    int cx = ev->cx, cy = ev->cy;
     double tx = now + edge_time((cx + (vx > 0.0)) * g->cw, x, vx);
     double ty = now + edge_time((cy + (vy > 0.0)) * g->ch, y, vy);
     int ych = ty < tx, dx = 1 - (vx > 0.0), dy = 3 - (vy > 0.0);
@@ -442,38 +443,35 @@ static void predict_crossing_periodic(magdyn_gas *g, int k, double x, double y, 
     ev->otype = best < INFINITY ? EV_CELL : EV_NONE;
 }
 
-/* Next cell crossing or wall collision of k after g->time:
- * writes the "other" half of g->ev[k]; rotor walls are searched only up to
- * the particle's pair event. */
-static void predict_other(magdyn_gas *g, int k)
+/* predict_other in a box with walls. */
+static void predict_other_walls(magdyn_gas *g, int k)
 {
     const gas_particle *p = &g->p[k];
     gas_event *ev = &g->ev[k];
     double now = g->time, best = INFINITY, w = g->par.width, h = g->par.height;
     double vx = p->vx, vy = p->vy, x = p->x0 + vx * now, y = p->y0 + vy * now;
-    int cx = ev->cx, cy = ev->cy, periodic = g->par.periodic;
-    if (periodic) { predict_crossing_periodic(g, k, x, y, cx, cy); return; }
+    int cx = ev->cx, cy = ev->cy;
     ev->otype = EV_NONE;
     /* cell crossings (towards the outer walls the wall comes first) */
-    if (vx > 0.0 && (periodic || cx + 1 < g->ncx)) {
+    if (vx > 0.0 && cx + 1 < g->ncx) {
         double t = ((cx + 1) * g->cw - x) / vx;
         if (t < 0.0) t = 0.0;
         best = now + t; ev->otype = EV_CELL; ev->oarg = 0;
-    } else if (vx < 0.0 && (periodic || cx > 0)) {
+    } else if (vx < 0.0 && cx > 0) {
         double t = (cx * g->cw - x) / vx;
         if (t < 0.0) t = 0.0;
         best = now + t; ev->otype = EV_CELL; ev->oarg = 1;
     }
-    if (vy > 0.0 && (periodic || cy + 1 < g->ncy)) {
+    if (vy > 0.0 && cy + 1 < g->ncy) {
         double t = ((cy + 1) * g->ch - y) / vy;
         if (t < 0.0) t = 0.0;
         if (now + t < best) { best = now + t; ev->otype = EV_CELL; ev->oarg = 2; }
-    } else if (vy < 0.0 && (periodic || cy > 0)) {
+    } else if (vy < 0.0 && cy > 0) {
         double t = (cy * g->ch - y) / vy;
         if (t < 0.0) t = 0.0;
         if (now + t < best) { best = now + t; ev->otype = EV_CELL; ev->oarg = 3; }
     }
-    if (!periodic) {
+    /* walls */ {
         if (ev->rot < 0) {
             double r = g->rad[k], t;
             if (vx < 0.0) { t = (x - r) / -vx; if (t < 0.0) t = 0.0;
@@ -504,6 +502,17 @@ static void predict_other(magdyn_gas *g, int k)
         }
     }
     ev->to = best;
+}
+
+/* Next cell crossing or wall collision of k after g->time:
+ * writes the "other" half of g->ev[k]; rotor walls are searched only up to
+ * the particle's pair event.  The periodic case, the common one, inline:
+ * the call of the general case, with its rotor walls, saved and restored
+ * six registers for a few flops. */
+static inline void predict_other(magdyn_gas *g, int k)
+{
+    if (g->par.periodic) predict_crossing_periodic(g, k);
+    else predict_other_walls(g, k);
 }
 
 /* What a scan of k's neighbours needs at hand. */
@@ -621,7 +630,8 @@ typedef struct {
     double x, y, vx, vy, r, now;
     double s2;        /* (2 r)^2 when all radii are equal */
     double best;      /* relative to now */
-    int k, partner;
+    double m2best;    /* -2 best, for the bound of the pair test */
+    int partner;
 } disc_scan;
 
 /*
@@ -642,10 +652,11 @@ static inline void scan_list_discs(disc_scan *s, int j, double x, double y, int 
         double b = dx * dvx + dy * dvy, cc = dx * dx + dy * dy - s2;
         double disc = b * b - (dvx * dvx + dvy * dvy) * cc;
         /* approaching (b < 0), not beaten by the bound t >= cc / (-2 b),
-         * and a real root; an overlap (cc <= 0) passes all three */
-        if ((b < 0.0) & (cc <= -2.0 * b * s->best) & (disc > 0.0) & (j != s->k)) {
+         * and a real root; an overlap (cc <= 0) passes all three.  k
+         * itself, in its own list, fails the first: dvx = dvy = 0, b = 0 */
+        if ((b < 0.0) & (cc <= b * s->m2best) & (disc > 0.0)) {
             double t = cc > 0.0 ? cc / (-b + sqrt(disc)) : 0.0;
-            if (t < s->best) { s->best = t; s->partner = j; }
+            if (t < s->best) { s->best = t; s->m2best = -2.0 * t; s->partner = j; }
         }
     }
 }
@@ -666,13 +677,14 @@ static inline void scan_lists_discs(disc_scan *s, const int *first, int nc,
  * returns the new count. */
 static inline int gather3(const gas_particle *P, const int *h, int stride, int *first, int nc)
 {
-    int i;
-    for (i = 0; i < 3; i++) {
-        int j = h[i * stride];
-        GAS_PREFETCH(&P[j + (j < 0)]);      /* P[0] for an empty cell */
-        first[nc] = j;
-        nc += j >= 0;
-    }
+    /* unrolled by hand: gcc -O2 kept the loop and its counter */
+    int j0 = h[0], j1 = h[stride], j2 = h[2 * stride];
+    GAS_PREFETCH(&P[j0 + (j0 < 0)]);      /* P[0] for an empty cell */
+    GAS_PREFETCH(&P[j1 + (j1 < 0)]);
+    GAS_PREFETCH(&P[j2 + (j2 < 0)]);
+    first[nc] = j0; nc += j0 >= 0;
+    first[nc] = j1; nc += j1 >= 0;
+    first[nc] = j2; nc += j2 >= 0;
     return nc;
 }
 
@@ -739,7 +751,7 @@ static void scan_pairs_discs(magdyn_gas *g, int k, int x0, int x1, int y0, int y
     s.x = p->x0 + p->vx * s.now; s.y = p->y0 + p->vy * s.now;
     s.r = g->mono_rad >= 0.0 ? g->mono_rad : g->rad[k];
     s.s2 = 4.0 * s.r * s.r;
-    s.best = ev->tp - s.now; s.k = k; s.partner = -1;
+    s.best = ev->tp - s.now; s.m2best = -2.0 * s.best; s.partner = -1;
     if (cx + x0 >= 0 && cx + x1 < g->ncx && cy + y0 >= 0 && cy + y1 < g->ncy) {
         /* away from the edges: no wrapping, no shifts */
         nc = gather_inner(g, cx, cy, x0, x1, y0, y1, first);
@@ -795,7 +807,7 @@ static void ke_accumulate(magdyn_gas *g)
     g->obs_t_acc = g->time;
 }
 
-static double ke_of(const magdyn_gas *g, int k)
+static inline double ke_of(const magdyn_gas *g, int k)
 {
     const gas_particle *p = &g->p[k];
     return 0.5 * g->ev[k].mass * (p->vx * p->vx + p->vy * p->vy);
@@ -955,7 +967,7 @@ static magdyn_status heap_reserve(magdyn_gas *g, int need)
     return MAGDYN_OK;
 }
 
-static magdyn_status heap_push(magdyn_gas *g, gas_hent e)
+static inline magdyn_status heap_push(magdyn_gas *g, gas_hent e)
 {
     if (g->hn == g->hcap && heap_reserve(g, g->hn + 1) != MAGDYN_OK) return MAGDYN_ENOMEM;
     g->heap[g->hn] = e;
