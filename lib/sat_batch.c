@@ -80,9 +80,16 @@ BLOCK_FN v4 vabs(v4 x)
     return (v4)((m4)x & m);
 }
 
-/* lane-wise c ? x : y with c from a comparison (all bits set or clear:
- * blendvpd picks by the sign bit) */
-BLOCK_FN v4 vsel(m4 c, v4 x, v4 y) { return (v4)_mm256_blendv_pd((__m256d)y, (__m256d)x, (__m256d)c); }
+/* lane-wise c ? x : y with c from a comparison (all bits set or clear),
+ * bitwise: the empty asm hides that c is a comparison, so that gcc does
+ * not turn the select back into blendvpd (3 uops on Golden Cove) but
+ * emits one vpternlogq where AVX-512VL is on (the batch_avx512 variant;
+ * andpd, andnpd, orpd in batch_avx2) */
+BLOCK_FN v4 vsel(m4 c, v4 x, v4 y)
+{
+    __asm__("" : "+v"(c));
+    return (v4)((c & (m4)x) | (~c & (m4)y));
+}
 
 /*
  * The fields of four boxes, one vector each (lane l from P[l]): the 10
