@@ -54,6 +54,18 @@ static int pair_answer(const magdyn_obb *a, const magdyn_obb *b)
     return magdyn_obb_sat(a, b, NULL);
 }
 
+/* The pairs one at a time: the overlap flags (man = NULL) or the manifolds. */
+static void batch_scalar(const magdyn_obb *boxes, int npairs, const int *pairs, double margin, int *overlap,
+                         magdyn_manifold *man)
+{
+    int k;
+    for (k = 0; k < npairs; k++) {
+        const magdyn_obb *a = &boxes[pairs[2 * k]], *b = &boxes[pairs[2 * k + 1]];
+        if (!man) overlap[k] = pair_answer(a, b);
+        else magdyn_obb_manifold(a, b, margin, &man[k]);
+    }
+}
+
 #if defined(__GNUC__) && defined(__x86_64__)
 
 typedef double v4 __attribute__((vector_size(32)));
@@ -351,7 +363,7 @@ BLOCK_FN void overlap_loop(const magdyn_obb *boxes, int npairs, const int *pairs
         block4(A, B, 0.0, NULL, res);
         for (l = 0; l < 4; l++) overlap[k + l] = res[l] == 2 ? pair_answer(A[l], B[l]) : res[l];
     }
-    for (; k < npairs; k++) overlap[k] = pair_answer(&boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]]);
+    batch_scalar(boxes, npairs - k, pairs + 2 * k, 0.0, overlap + k, NULL);   /* the last few */
 }
 
 /*
@@ -488,7 +500,7 @@ BLOCK8_FN void overlap_loop8(const magdyn_obb *boxes, int npairs, const int *pai
         r = r == 2 ? 0 : r + 1;
         w = w == 2 ? 0 : w + 1;
     }
-    for (; k < npairs; k++) overlap[k] = pair_answer(&boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]]);
+    batch_scalar(boxes, npairs - k, pairs + 2 * k, 0.0, overlap + k, NULL);   /* the last few */
 }
 
 __attribute__((target("avx2,avx512f,avx512vl"))) static void overlap_avx512(const magdyn_obb *boxes, int npairs,
@@ -858,7 +870,7 @@ BLOCK_FN void batch_loop(const magdyn_obb *boxes, int npairs, const int *pairs, 
         nb = (npairs - k) / 4 < SUB_BLOCKS ? (npairs - k) / 4 : SUB_BLOCKS;
         manifold_blocks(boxes, npairs, pairs, k, nb, margin, man);
     }
-    for (; k < npairs; k++) magdyn_obb_manifold(&boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]], margin, &man[k]);
+    batch_scalar(boxes, npairs - k, pairs + 2 * k, margin, NULL, man + k);   /* the last few */
 }
 
 #define BATCH_VARIANT(name, isa)                                                                 \
@@ -896,7 +908,7 @@ static int batch_isa(void)
 static void batch(const magdyn_obb *boxes, int npairs, const int *pairs, double margin, int *overlap,
                   magdyn_manifold *man)
 {
-    int k, isa = batch_isa();
+    int isa = batch_isa();
     if (isa == ISA_AVX512) {
         if (!man) overlap_avx512(boxes, npairs, pairs, overlap);
         else batch_avx512(boxes, npairs, pairs, margin, overlap, man);
@@ -906,11 +918,7 @@ static void batch(const magdyn_obb *boxes, int npairs, const int *pairs, double 
         batch_avx2(boxes, npairs, pairs, margin, overlap, man);
         return;
     }
-    for (k = 0; k < npairs; k++) {
-        const magdyn_obb *a = &boxes[pairs[2 * k]], *b = &boxes[pairs[2 * k + 1]];
-        if (!man) overlap[k] = pair_answer(a, b);
-        else magdyn_obb_manifold(a, b, margin, &man[k]);
-    }
+    batch_scalar(boxes, npairs, pairs, margin, overlap, man);
 }
 
 #else
@@ -918,12 +926,7 @@ static void batch(const magdyn_obb *boxes, int npairs, const int *pairs, double 
 static void batch(const magdyn_obb *boxes, int npairs, const int *pairs, double margin, int *overlap,
                   magdyn_manifold *man)
 {
-    int k;
-    for (k = 0; k < npairs; k++) {
-        const magdyn_obb *a = &boxes[pairs[2 * k]], *b = &boxes[pairs[2 * k + 1]];
-        if (!man) overlap[k] = pair_answer(a, b);
-        else magdyn_obb_manifold(a, b, margin, &man[k]);
-    }
+    batch_scalar(boxes, npairs, pairs, margin, overlap, man);
 }
 
 #endif
