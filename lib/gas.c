@@ -1000,6 +1000,14 @@ static inline void cal_link(magdyn_gas *g, int c)
     g->cal_bucket[b] = c;
 }
 
+/* Links the oldest pending push onto its bucket's list. */
+static inline void cal_link_oldest(magdyn_gas *g)
+{
+    cal_link(g, g->cal_pend[g->cal_pend0]);
+    g->cal_pend0 = (g->cal_pend0 + 1) & (CAL_PEND - 1);
+    g->cal_npend--;
+}
+
 /* Queues entry e: into the front heap when due in the current bucket,
  * else onto its bucket's list (partner and cell: prefetch hints). */
 static magdyn_status queue_push(magdyn_gas *g, gas_hent e, int partner, int cell)
@@ -1028,11 +1036,7 @@ static magdyn_status queue_push(magdyn_gas *g, gas_hent e, int partner, int cell
     /* the bucket's head, a random one out of cache, is linked CAL_PEND
      * pushes later: prefetched now, it has arrived by then */
     GAS_PREFETCH(&g->cal_bucket[b]);
-    if (g->cal_npend == CAL_PEND) {
-        cal_link(g, g->cal_pend[g->cal_pend0]);
-        g->cal_pend0 = (g->cal_pend0 + 1) & (CAL_PEND - 1);
-        g->cal_npend--;
-    }
+    if (g->cal_npend == CAL_PEND) cal_link_oldest(g);
     g->cal_pend[(g->cal_pend0 + g->cal_npend++) & (CAL_PEND - 1)] = c;
     return MAGDYN_OK;
 }
@@ -1040,11 +1044,7 @@ static magdyn_status queue_push(magdyn_gas *g, gas_hent e, int partner, int cell
 /* Links the pushes still pending onto their buckets' lists. */
 static void cal_flush(magdyn_gas *g)
 {
-    while (g->cal_npend > 0) {
-        cal_link(g, g->cal_pend[g->cal_pend0]);
-        g->cal_pend0 = (g->cal_pend0 + 1) & (CAL_PEND - 1);
-        g->cal_npend--;
-    }
+    while (g->cal_npend > 0) cal_link_oldest(g);
 }
 
 /* Cell c offset by d in the row-major grid, clamped into it (for a
@@ -1080,14 +1080,14 @@ static magdyn_status cal_drain(magdyn_gas *g, int b)
                 if (g->cal_hints) {
                     GAS_PREFETCH(&g->link[k]);
                     GAS_PREFETCH(&g->link[j]);
+                    for (dy = -ncx; dy <= ncx; dy += ncx)
+                        for (dx = -1; dx <= 1; dx++) {
+                            int h = g->head[cell_near(g, ce->cell, dy + dx)];
+                            h += h < 0;
+                            GAS_PREFETCH(&g->p[h]);
+                            GAS_PREFETCH(&g->link[h]);
+                        }
                 }
-                if (g->cal_hints) for (dy = -ncx; dy <= ncx; dy += ncx)
-                    for (dx = -1; dx <= 1; dx++) {
-                        int h = g->head[cell_near(g, ce->cell, dy + dx)];
-                        h += h < 0;
-                        GAS_PREFETCH(&g->p[h]);
-                        GAS_PREFETCH(&g->link[h]);
-                    }
                 if (heap_push(g, ce->e) != MAGDYN_OK) return MAGDYN_ENOMEM;
             }
             *pp = ce->next;
