@@ -1056,6 +1056,41 @@ static inline int cell_near(const magdyn_gas *g, int c, int d)
     return c < 0 ? 0 : c > m ? m : c;
 }
 
+/* A calendar entry some buckets ahead of the current one: start loading
+ * the version its drain will compare with and the cell heads around its
+ * particle. */
+static inline void hint_ahead(const magdyn_gas *g, const gas_cent *ce)
+{
+    GAS_PREFETCH(&g->ver[ce->e.k]);
+    GAS_PREFETCH(&g->head[cell_near(g, ce->cell, -g->ncx)]);
+    GAS_PREFETCH(&g->head[ce->cell]);
+    GAS_PREFETCH(&g->head[cell_near(g, ce->cell, g->ncx)]);
+}
+
+/* An entry due within a few events: start loading the particle and its
+ * event, so those misses overlap, and with cal_hints their links and the
+ * first particles of the cells the event will scan (their heads were
+ * prefetched buckets ago, hint_ahead). */
+static inline void hint_due(const magdyn_gas *g, const gas_cent *ce)
+{
+    int j = ce->partner + (ce->partner < 0);    /* particle 0 for none */
+    int k = ce->e.k, dy, dx, ncx = g->ncx;
+    GAS_PREFETCH(&g->p[k]);
+    GAS_PREFETCH(&g->ev[k]);
+    GAS_PREFETCH(&g->p[j]);
+    GAS_PREFETCH(&g->ev[j]);
+    if (!g->cal_hints) return;
+    GAS_PREFETCH(&g->link[k]);
+    GAS_PREFETCH(&g->link[j]);
+    for (dy = -ncx; dy <= ncx; dy += ncx)
+        for (dx = -1; dx <= 1; dx++) {
+            int h = g->head[cell_near(g, ce->cell, dy + dx)];
+            h += h < 0;
+            GAS_PREFETCH(&g->p[h]);
+            GAS_PREFETCH(&g->link[h]);
+        }
+}
+
 /* Moves the due, still current entries of bucket b into the front heap;
  * drops superseded ones; keeps those of later years. */
 static magdyn_status cal_drain(magdyn_gas *g, int b)
@@ -1066,28 +1101,7 @@ static magdyn_status cal_drain(magdyn_gas *g, int b)
         int due = cal_index(g, ce->e.t) <= g->cal_cur, cur = ce->e.ver == g->ver[ce->e.k];
         if (due || !cur) {
             if (due && cur) {
-                /* due within a few events: start loading the particle
-                 * and its event, so those misses overlap */
-                int j = ce->partner + (ce->partner < 0);    /* particle 0 for none */
-                int k = ce->e.k, dy, dx, ncx = g->ncx;
-                GAS_PREFETCH(&g->p[k]);
-                GAS_PREFETCH(&g->ev[k]);
-                GAS_PREFETCH(&g->p[j]);
-                GAS_PREFETCH(&g->ev[j]);
-                /* their links, and the first particles of the cells the
-                 * event will scan (their heads were prefetched buckets
-                 * ago, cal_lookahead) */
-                if (g->cal_hints) {
-                    GAS_PREFETCH(&g->link[k]);
-                    GAS_PREFETCH(&g->link[j]);
-                    for (dy = -ncx; dy <= ncx; dy += ncx)
-                        for (dx = -1; dx <= 1; dx++) {
-                            int h = g->head[cell_near(g, ce->cell, dy + dx)];
-                            h += h < 0;
-                            GAS_PREFETCH(&g->p[h]);
-                            GAS_PREFETCH(&g->link[h]);
-                        }
-                }
+                hint_due(g, ce);
                 if (heap_push(g, ce->e) != MAGDYN_OK) return MAGDYN_ENOMEM;
             }
             *pp = ce->next;
@@ -1121,12 +1135,7 @@ static inline void cal_lookahead(magdyn_gas *g)
              * version its drain will compare with and the cell heads
              * around its particle */
             const gas_cent *ce = &g->cal_pool[c];
-            if (g->cal_hints) {
-                GAS_PREFETCH(&g->ver[ce->e.k]);
-                GAS_PREFETCH(&g->head[cell_near(g, ce->cell, -g->ncx)]);
-                GAS_PREFETCH(&g->head[ce->cell]);
-                GAS_PREFETCH(&g->head[cell_near(g, ce->cell, g->ncx)]);
-            }
+            if (g->cal_hints) hint_ahead(g, ce);
             if ((c = ce->next) >= 0) GAS_PREFETCH(&g->cal_pool[c]);
         }
         cur[d] = c;
