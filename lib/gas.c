@@ -18,6 +18,14 @@
 #define GAS_PREFETCH(a) ((void)0)
 #endif
 
+/* Inlined even where the compiler would not: the hot calls whose own
+ * prologue and register saves cost a good part of the work they do. */
+#if defined(__GNUC__) || defined(__clang__)
+#define GAS_HOT_INLINE inline __attribute__((always_inline))
+#else
+#define GAS_HOT_INLINE inline
+#endif
+
 /* At most this many cells per particle (dilute gases get larger cells). */
 #define CELLS_PER_PARTICLE 4
 /* Contact tolerance of the overlap test when adding (relative). */
@@ -967,11 +975,10 @@ static magdyn_status heap_reserve(magdyn_gas *g, int need)
     return MAGDYN_OK;
 }
 
-static inline magdyn_status heap_push(magdyn_gas *g, gas_hent e)
+static GAS_HOT_INLINE magdyn_status front_push(magdyn_gas *g, gas_hent e)
 {
     if (g->hn == g->hcap && heap_reserve(g, g->hn + 1) != MAGDYN_OK) return MAGDYN_ENOMEM;
-    g->heap[g->hn] = e;
-    heap_sift_up(g->heap, g->hn++);
+    front_insert(g, e);
     return MAGDYN_OK;
 }
 
@@ -981,12 +988,12 @@ static inline magdyn_status heap_push(magdyn_gas *g, gas_hent e)
 #define CAL_HINT_MIN_PARTICLES 32768
 
 /* From this many buckets on (their heads take 256 KiB), a push links its
- * entry into the bucket some pushes later (queue_push); with fewer the
+ * entry into the bucket some pushes later (cal_push); with fewer the
  * heads stay in cache and the delay costs more than it saves. */
 #define CAL_DEFER_MIN_BUCKETS 65536
 
 /* Calendar bucket number of time t (clamped far in the future). */
-static long long cal_index(const magdyn_gas *g, double t)
+static inline long long cal_index(const magdyn_gas *g, double t)
 {
     double x = t * g->cal_inv_w;
     return x < 4e18 ? (long long)x : (long long)4e18;
@@ -1008,23 +1015,28 @@ static inline void cal_link_oldest(magdyn_gas *g)
     g->cal_npend--;
 }
 
-/* Queues entry e: into the front heap when due in the current bucket,
- * else onto its bucket's list (partner and cell: prefetch hints). */
-static magdyn_status queue_push(magdyn_gas *g, gas_hent e, int partner, int cell)
+/* Makes room in the calendar pool (a cold path, out of line: the
+ * register saves of its loop and call cost every push ~30 instructions
+ * when inlined).  Returns the first free entry, or -1 out of memory. */
+static int cal_grow(magdyn_gas *g)
 {
-    long long idx = cal_index(g, e.t);
-    int c, b;
-    if (idx <= g->cal_cur) return heap_push(g, e);
-    if (g->cal_free < 0) {
-        int cap = g->cal_cap ? 2 * g->cal_cap : 1024, i;
-        void *q = g->cal_pool;
-        if (!grow_aligned(&q, (size_t)g->cal_cap, (size_t)cap, sizeof *g->cal_pool)) return MAGDYN_ENOMEM;
-        g->cal_pool = q;
-        for (i = g->cal_cap; i < cap; i++) g->cal_pool[i].next = i + 1 < cap ? i + 1 : -1;
-        g->cal_free = g->cal_cap;
-        g->cal_cap = cap;
-    }
-    c = g->cal_free;
+    int cap = g->cal_cap ? 2 * g->cal_cap : 1024, i;
+    void *q = g->cal_pool;
+    if (!grow_aligned(&q, (size_t)g->cal_cap, (size_t)cap, sizeof *g->cal_pool)) return -1;
+    g->cal_pool = q;
+    for (i = g->cal_cap; i < cap; i++) g->cal_pool[i].next = i + 1 < cap ? i + 1 : -1;
+    g->cal_free = g->cal_cap;
+    g->cal_cap = cap;
+    return g->cal_free;
+}
+
+/* Queues entry e, due in bucket idx after the current one, onto that
+ * bucket's list (partner and cell: prefetch hints). */
+static inline magdyn_status cal_push(magdyn_gas *g, gas_hent e, long long idx, int partner,
+                                     int cell)
+{
+    int c = g->cal_free, b;
+    if (c < 0 && (c = cal_grow(g)) < 0) return MAGDYN_ENOMEM;
     g->cal_free = g->cal_pool[c].next;
     g->cal_pool[c].e = e;
     g->cal_pool[c].partner = partner;
@@ -1102,7 +1114,7 @@ static magdyn_status cal_drain(magdyn_gas *g, int b)
         if (due || !cur) {
             if (due && cur) {
                 hint_due(g, ce);
-                if (heap_push(g, ce->e) != MAGDYN_OK) return MAGDYN_ENOMEM;
+                if (front_push(g, ce->e) != MAGDYN_OK) return MAGDYN_ENOMEM;
             }
             *pp = ce->next;
             ce->next = g->cal_free;
@@ -1195,14 +1207,19 @@ static int event_cell(const magdyn_gas *g, const gas_event *ev)
     return ev->cy * g->ncx + ev->cx + step[ev->oarg & 3] * cross;
 }
 
-/* Makes t the time of particle k's next event (INFINITY: none). */
-static magdyn_status schedule(magdyn_gas *g, int k, double t)
+/* Makes t the time of particle k's next event (INFINITY: none): queues
+ * it into the front when due in the current bucket, else into the
+ * calendar, with what to prefetch before it falls due. */
+static GAS_HOT_INLINE magdyn_status schedule(magdyn_gas *g, int k, double t)
 {
     gas_hent e;
-    g->ver[k]++;
+    long long idx;
+    e.ver = ++g->ver[k];
     if (!(t < INFINITY)) return MAGDYN_OK;
-    e.t = t; e.k = k; e.ver = g->ver[k];
-    return queue_push(g, e, partner_of(&g->ev[k]), g->cal_hints ? event_cell(g, &g->ev[k]) : 0);
+    e.t = t; e.k = k;
+    idx = cal_index(g, t);
+    if (idx <= g->cal_cur) return front_push(g, e);
+    return cal_push(g, e, idx, partner_of(&g->ev[k]), g->cal_hints ? event_cell(g, &g->ev[k]) : 0);
 }
 
 /*
@@ -1246,6 +1263,7 @@ static magdyn_status queue_build(magdyn_gas *g)
     g->cal_hints = g->n >= CAL_HINT_MIN_PARTICLES;
     g->cal_defer = nb >= CAL_DEFER_MIN_BUCKETS;
     g->hn = 0;
+    g->front_heap = 0;
     g->cal_w = nfin > 0 && sum > 0.0 ? 4.0 * sum / ((double)nfin * nfin) : 1.0;
     if (!(g->cal_w > 0.0) || !isfinite(1.0 / g->cal_w)) g->cal_w = 1.0;
     g->cal_inv_w = 1.0 / g->cal_w;
@@ -1254,13 +1272,7 @@ static magdyn_status queue_build(magdyn_gas *g)
     if ((st = heap_reserve(g, 64)) != MAGDYN_OK) return st;
     for (k = 0; k < g->n; k++) {
         const gas_event *ev = &g->ev[k];
-        double t = ev->tp < ev->to ? ev->tp : ev->to;
-        g->ver[k]++;
-        if (t < INFINITY) {
-            gas_hent e;
-            e.t = t; e.k = k; e.ver = g->ver[k];
-            if ((st = queue_push(g, e, partner_of(ev), event_cell(g, ev))) != MAGDYN_OK) return st;
-        }
+        if ((st = schedule(g, k, ev->tp < ev->to ? ev->tp : ev->to)) != MAGDYN_OK) return st;
     }
     return MAGDYN_OK;
 }
@@ -1414,18 +1426,19 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
         }
         any = queue_front(g);
         if (any <= 0) { if (any < 0) st = MAGDYN_ENOMEM; break; }
-        top = g->heap[0];
-        int k = top.k;
-        double t = top.t;
+        top = front_top(g);
+        int k = top.k, j = -1;
+        double t = top.t, tk;
         gas_event *ev = &g->ev[k];
-        if (top.ver != g->ver[k]) { heap_pop(g); continue; }   /* superseded */
+        if (top.ver != g->ver[k]) { front_pop(g); continue; }   /* superseded */
         if (!(t <= te)) break;
-        heap_pop(g);
+        front_pop(g);
         /* the next event is most likely the new top: start loading its
          * particle while this one is handled */
         if (g->hn > 0) {
-            GAS_PREFETCH(&g->p[g->heap[0].k]);
-            GAS_PREFETCH(&g->ev[g->heap[0].k]);
+            int kn = front_top(g).k;
+            GAS_PREFETCH(&g->p[kn]);
+            GAS_PREFETCH(&g->ev[kn]);
         }
         if (t == last) {
             if (++same > same_max) { st = MAGDYN_ENOCONV; break; }
@@ -1434,29 +1447,30 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
         }
         g->time = t;
         g->events++; g->obs_events++;
+        /* one call of schedule for k and one for a partner, so that both
+         * are inlined */
         if (ev->tp <= ev->to) {
-            int j = ev->partner;
-            if (g->link[j].count != ev->pcount) {
+            int p = ev->partner;
+            if (g->link[p].count != ev->pcount) {
                 g->stale++; g->obs_stale++;
-                st = schedule(g, k, predict(g, k));
-            } else if (do_pair(g, k, j)) {
-                st = schedule(g, k, predict(g, k));
-                if (st == MAGDYN_OK) st = schedule(g, j, predict(g, j));
-            } else {
-                /* a rotor near-miss (or exact grazing): nothing changed */
-                st = schedule(g, k, predict(g, k));
+            } else if (do_pair(g, k, p)) {
+                j = p;
             }
+            /* else a rotor near-miss (or exact grazing): nothing changed */
+            tk = predict(g, k);
         } else if (ev->otype == EV_CELL) {
             int dir = ev->oarg;
             g->crossings++; g->obs_crossings++;
             do_cell(g, k, dir);
-            st = schedule(g, k, predict_after_crossing(g, k, dir));
+            tk = predict_after_crossing(g, k, dir);
         } else if (ev->otype == EV_WALL) {
             do_wall(g, k, ev->oarg, ev->oend);
-            st = schedule(g, k, predict(g, k));
+            tk = predict(g, k);
         } else {
-            st = schedule(g, k, INFINITY);
+            tk = INFINITY;
         }
+        st = schedule(g, k, tk);
+        if (j >= 0 && st == MAGDYN_OK) st = schedule(g, j, predict(g, j));
     }
     if (st == MAGDYN_OK) g->time = te;
     else g->primed = 0;        /* predict everything afresh next time */

@@ -1,6 +1,6 @@
 /*
  * gas_impl.h - private layout of magdyn_gas, shared by gas.c (dynamics),
- * gas_observe.c (observables) and the indexed event heap below.
+ * gas_observe.c (observables) and the event queue's front below.
  */
 #ifndef MAGDYN_GAS_IMPL_H
 #define MAGDYN_GAS_IMPL_H
@@ -108,11 +108,14 @@ struct magdyn_gas {
      * Event queue: a calendar (Brown, Commun. ACM 31 (1988) 1220; Paul,
      * J. Comput. Phys. 221 (2007) 615) of nb buckets of width cal_w, each a
      * list of entries in cal_pool; the entries of the current bucket cal_cur
-     * (and earlier) sit in a small 4-ary heap (heap = heap_mem + 3, so that
-     * the four children of a node share one 64-byte line).
+     * (and earlier), some six, sit in the front: an array sorted by
+     * decreasing time, or beyond FRONT_SORTED_MAX entries a 4-ary heap
+     * (heap = heap_mem + 3, so that the four children of a node share one
+     * 64-byte line) until it is empty again.
      */
     gas_hent *heap_mem, *heap;
     int hn, hcap;
+    int front_heap;          /* 1: heap holds a heap, 0: a sorted array */
     gas_cent *cal_pool;
     int cal_cap, cal_free, cal_count, *cal_bucket, cal_nb;
     double cal_w, cal_inv_w;
@@ -177,12 +180,47 @@ static inline void heap_sift_down(gas_hent *h, int n, int pos)
     h[pos] = e;
 }
 
-static inline void heap_pop(struct magdyn_gas *g)
+/* ---- the front: entries of the current bucket ------------------------
+ * Kept sorted by decreasing time, the earliest last: a pop is a decrement,
+ * and a push (a drained entry, or a new event due within the bucket) moves
+ * the later ones, three or so of the ~six, which is fewer instructions and
+ * branches than a sift through a heap.  A front grown past FRONT_SORTED_MAX
+ * (many events at one instant, a bucket far too wide) turns into a heap,
+ * where a push costs log n, until it is empty again.  Equal times leave in
+ * either structure in some order; which is harmless (gas.c, the event loop). */
+#define FRONT_SORTED_MAX 32
+
+/* The earliest entry of a front that is not empty. */
+static inline gas_hent front_top(const struct magdyn_gas *g)
 {
+    return g->front_heap ? g->heap[0] : g->heap[g->hn - 1];
+}
+
+static inline void front_pop(struct magdyn_gas *g)
+{
+    if (!g->front_heap) { g->hn--; return; }
     if (--g->hn > 0) {
         g->heap[0] = g->heap[g->hn];
         heap_sift_down(g->heap, g->hn, 0);
+    } else {
+        g->front_heap = 0;
     }
+}
+
+/* Adds e to the front, which has room for it. */
+static inline void front_insert(struct magdyn_gas *g, gas_hent e)
+{
+    gas_hent *h = g->heap;
+    int i = g->hn++;
+    if (i == FRONT_SORTED_MAX && !g->front_heap) {
+        /* increasing order is heap order: reversed, the array is a heap */
+        int a, b;
+        for (a = 0, b = i - 1; a < b; a++, b--) { gas_hent x = h[a]; h[a] = h[b]; h[b] = x; }
+        g->front_heap = 1;
+    }
+    if (g->front_heap) { h[i] = e; heap_sift_up(h, i); return; }
+    while (i > 0 && h[i - 1].t < e.t) { h[i] = h[i - 1]; i--; }
+    h[i] = e;
 }
 
 #endif
