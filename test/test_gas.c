@@ -660,6 +660,44 @@ START_TEST(unresolvable_contact_refused)
 }
 END_TEST
 
+/*
+ * Rows of discs on a lattice that matches the cell grid, each row moving
+ * along itself (no collisions): all 144 cross their cell edges within
+ * rounding of one instant, so the queue's front holds far more than
+ * FRONT_SORTED_MAX entries (gas_impl.h), turns into a heap and back
+ * again at every crossing.  Every disc still arrives where free flight
+ * takes it, after every crossing.
+ */
+START_TEST(many_events_at_once)
+{
+    const int side = 12;
+    const double a = 1.05, t = 3.3;          /* cells of a = 1.05: 12 x 12 */
+    magdyn_gas_params p = {side * a, side * a, 1};
+    magdyn_gas *g = magdyn_gas_new(&p);
+    magdyn_gas_observables o;
+    int i;
+    for (i = 0; i < side * side; i++) {
+        double v = (i / side) % 2 ? -1.0 : 1.0;
+        magdyn_disc d = mkdisc((i % side + 0.5) * a, (i / side + 0.5) * a, v, 0, 1, 0.5);
+        ck_assert_int_eq(magdyn_gas_add_disc(g, &d), i);
+    }
+    ck_assert_int_eq(magdyn_gas_advance(g, t), MAGDYN_OK);
+    for (i = 0; i < side * side; i++) {
+        magdyn_disc d;
+        double v = (i / side) % 2 ? -1.0 : 1.0;
+        double x = fmod((i % side + 0.5) * a + v * t + 2 * p.width, p.width);
+        magdyn_gas_get_disc(g, i, &d);
+        ck_assert_double_eq_tol(d.r.x, x, 1e-12);
+        ck_assert_double_eq_tol(d.r.y, (i / side + 0.5) * a, 1e-12);
+    }
+    magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o);
+    ck_assert_int_eq(magdyn_gas_collisions(g), 0);
+    /* edges at 0.525, 1.575, 2.625 from the start */
+    ck_assert_int_eq(o.cell_crossings, 3LL * side * side);
+    magdyn_gas_free(g);
+}
+END_TEST
+
 START_TEST(matches_brute_force_periodic) { check_brute_force(1); }
 END_TEST
 
@@ -680,6 +718,7 @@ int main(void)
     tcase_add_test(tc, walls_with_rotors);
     tcase_add_test(tc, inelastic_cools);
     tcase_add_test(tc, inelastic_collapse_stops);
+    tcase_add_test(tc, many_events_at_once);
     tcase_add_test(tc, matches_brute_force_periodic);
     tcase_add_test(tc, matches_brute_force_walls);
     tcase_add_test(tc, fast_spinning_rotor_meets_wall_in_time);
