@@ -1427,7 +1427,7 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
 {
     magdyn_status st = MAGDYN_OK;
     double te, last = -INFINITY;
-    long long same = 0, same_max;
+    long long same = 0, same_max, epoch_max, tune_max;
     if (!g) return MAGDYN_EINVAL;
     if (!isfinite(t_end)) return MAGDYN_ENONFINITE;
     te = t_end - g->t_base;
@@ -1443,12 +1443,16 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
      * many more mean no progress (contacts unresolvable in double
      * precision, a collapse), reported as MAGDYN_ENOCONV */
     same_max = 100LL * g->n + 10000LL;
+    /* the loop's limits in locals: the stores of the event handling,
+     * through pointers, make the compiler reload g->n every event */
+    epoch_max = EPOCH_EVENTS_PER_PARTICLE * (long long)g->n + 1024;
+    tune_max = g->n + 64LL;
     while (st == MAGDYN_OK) {
         gas_hent top;
         int any;
         /* a new epoch now and then keeps |vx t|, and so the rounding of the
          * trajectories' origins, small (gas_impl.h) */
-        if (g->events - g->epoch_at > EPOCH_EVENTS_PER_PARTICLE * (long long)g->n + 1024) {
+        if (g->events - g->epoch_at > epoch_max) {
             last -= g->time;
             rebase(g);
             if (!g->primed) { st = MAGDYN_ENOMEM; break; }
@@ -1456,7 +1460,7 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
         }
         /* buckets far too narrow for the present event rate (the gas has
          * cooled, say): lay the calendar out afresh */
-        if (++g->cal_pops > g->n + 64) {
+        if (++g->cal_pops > tune_max) {
             if (g->cal_steps > 8 * g->cal_pops && (st = queue_build(g)) != MAGDYN_OK) break;
             g->cal_steps = g->cal_pops = 0;
         }
