@@ -830,6 +830,21 @@ static double contact_tol(double len, double pos)
     return fmax(CONTACT_TOL * len, 16.0 * DBL_EPSILON * (pos + len));
 }
 
+/* The bookkeeping after an impulse jimp changed the velocities of k and j,
+ * which were at ak0, aj0 with kinetic energy ke0: their trajectories, the
+ * energy, the virial (the impulse times the separation along the normal), the
+ * counts that make events predicted against the old trajectories stale. */
+static inline void pair_applied(magdyn_gas *g, int k, int j, gas_pose ak0, gas_pose aj0,
+                                double ke0, double virial)
+{
+    reanchor(g, k, ak0); reanchor(g, j, aj0);
+    ke_accumulate(g);
+    g->ke_trans += ke_of(g, k) + ke_of(g, j) - ke0;
+    g->obs_virial += virial;
+    g->link[k].count++; g->link[j].count++;
+    g->collisions++; g->obs_coll++;
+}
+
 /*
  * do_pair for two discs, the common case: mdk_impulse with no rotation
  * written out, which is the same arithmetic (its rotational terms add
@@ -854,16 +869,12 @@ static inline int do_pair_discs(magdyn_gas *g, int k, int j)
     if (!(isfinite(a1x) && isfinite(a1y) && isfinite(a2x) && isfinite(a2y))) return 0;
     ke0 = ke_of(g, k) + ke_of(g, j);
     p->vx = a1x; p->vy = a1y; q->vx = a2x; q->vy = a2y;
-    reanchor(g, k, ak0); reanchor(g, j, aj0);
-    ke_accumulate(g);
-    g->ke_trans += ke_of(g, k) + ke_of(g, j) - ke0;
-    g->obs_virial += jimp * (dx * nx + dy * ny);
-    g->link[k].count++; g->link[j].count++;
-    g->collisions++; g->obs_coll++;
+    pair_applied(g, k, j, ak0, aj0, ke0, jimp * (dx * nx + dy * ny));
     return 1;
 }
 
-/* Pair collision of k and j now; returns 1 if an impulse was applied. */
+/* Pair collision of k and j now, one of them a rotor (do_pair_discs does
+ * two discs); returns 1 if an impulse was applied. */
 static int do_pair(magdyn_gas *g, int k, int j)
 {
     gas_particle *p = &g->p[k], *q = &g->p[j];
@@ -873,47 +884,36 @@ static int do_pair(magdyn_gas *g, int k, int j)
     double zero1 = 0.0, zero2 = 0.0, *w1 = &zero1, *w2 = &zero2;
     dx = ak0.x - aj0.x; dy = ak0.y - aj0.y;
     if (g->par.periodic) { dx = min_image(dx, g->par.width); dy = min_image(dy, g->par.height); }
-    if (rk < 0 && rj < 0) {
-        d = sqrt(dx * dx + dy * dy);
-        if (!(d > 0.0)) return 0;
-        nx = dx / d; ny = dy / d;
-    } else {
-        mdk_arm ak[2], aj[2];
-        int nk = arms_of(g, k, g->time, ak), nj = arms_of(g, j, g->time, aj), a, b, ba = 0, bb = 0;
-        double s = g->rad[k] + g->rad[j], bestgap = INFINITY, ex = 0, ey = 0;
-        for (a = 0; a < nk; a++)
-            for (b = 0; b < nj; b++) {
-                double x1 = dx + ak[a].l * cos(ak[a].th) - aj[b].l * cos(aj[b].th);
-                double y1 = dy + ak[a].l * sin(ak[a].th) - aj[b].l * sin(aj[b].th);
-                double gap = hypot(x1, y1) - s;
-                if (gap < bestgap) { bestgap = gap; ba = a; bb = b; ex = x1; ey = y1; }
-            }
-        double scale = fabs(ak0.x) + fabs(ak0.y) + fabs(aj0.x) + fabs(aj0.y)
-                     + (fabs(p->vx) + fabs(p->vy) + fabs(q->vx) + fabs(q->vy)
-                        + fabs(ak[0].l * ak[0].om) + fabs(aj[0].l * aj[0].om)) * fabs(g->time);
-        if (!(bestgap <= contact_tol(s + fabs(ak[0].l) + fabs(aj[0].l), scale))) return 0;
-        d = hypot(ex, ey);
-        if (!(d > 0.0)) return 0;
-        nx = ex / d; ny = ey / d;
-        if (rk >= 0) {
-            w1 = &g->rot[rk].omega; ii1 = g->rot[rk].inv_inertia;
-            k1 = ak[ba].l * (cos(ak[ba].th) * ny - sin(ak[ba].th) * nx);
+    mdk_arm ak[2], aj[2];
+    int nk = arms_of(g, k, g->time, ak), nj = arms_of(g, j, g->time, aj), a, b, ba = 0, bb = 0;
+    double s = g->rad[k] + g->rad[j], bestgap = INFINITY, ex = 0, ey = 0;
+    for (a = 0; a < nk; a++)
+        for (b = 0; b < nj; b++) {
+            double x1 = dx + ak[a].l * cos(ak[a].th) - aj[b].l * cos(aj[b].th);
+            double y1 = dy + ak[a].l * sin(ak[a].th) - aj[b].l * sin(aj[b].th);
+            double gap = hypot(x1, y1) - s;
+            if (gap < bestgap) { bestgap = gap; ba = a; bb = b; ex = x1; ey = y1; }
         }
-        if (rj >= 0) {
-            w2 = &g->rot[rj].omega; ii2 = g->rot[rj].inv_inertia;
-            k2 = aj[bb].l * (cos(aj[bb].th) * ny - sin(aj[bb].th) * nx);
-        }
+    double scale = fabs(ak0.x) + fabs(ak0.y) + fabs(aj0.x) + fabs(aj0.y)
+                 + (fabs(p->vx) + fabs(p->vy) + fabs(q->vx) + fabs(q->vy)
+                    + fabs(ak[0].l * ak[0].om) + fabs(aj[0].l * aj[0].om)) * fabs(g->time);
+    if (!(bestgap <= contact_tol(s + fabs(ak[0].l) + fabs(aj[0].l), scale))) return 0;
+    d = hypot(ex, ey);
+    if (!(d > 0.0)) return 0;
+    nx = ex / d; ny = ey / d;
+    if (rk >= 0) {
+        w1 = &g->rot[rk].omega; ii1 = g->rot[rk].inv_inertia;
+        k1 = ak[ba].l * (cos(ak[ba].th) * ny - sin(ak[ba].th) * nx);
+    }
+    if (rj >= 0) {
+        w2 = &g->rot[rj].omega; ii2 = g->rot[rj].inv_inertia;
+        k2 = aj[bb].l * (cos(aj[bb].th) * ny - sin(aj[bb].th) * nx);
     }
     ke0 = ke_of(g, k) + ke_of(g, j);
     jimp = mdk_impulse(nx, ny, g->e_pair, g->ev[k].inv_mass, ii1, k1, &p->vx, &p->vy, w1,
                        g->ev[j].inv_mass, ii2, k2, &q->vx, &q->vy, w2);
     if (!(jimp > 0.0)) return 0;
-    reanchor(g, k, ak0); reanchor(g, j, aj0);
-    ke_accumulate(g);
-    g->ke_trans += ke_of(g, k) + ke_of(g, j) - ke0;
-    g->obs_virial += jimp * (dx * nx + dy * ny);
-    g->link[k].count++; g->link[j].count++;
-    g->collisions++; g->obs_coll++;
+    pair_applied(g, k, j, ak0, aj0, ke0, jimp * (dx * nx + dy * ny));
     return 1;
 }
 
