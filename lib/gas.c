@@ -845,30 +845,20 @@ static inline void pair_applied(magdyn_gas *g, int k, int j, gas_pose ak0, gas_p
     g->collisions++; g->obs_coll++;
 }
 
-/*
- * do_pair for two discs, the common case: mdk_impulse with no rotation
- * written out, which is the same arithmetic (its rotational terms add
- * exact zeros) without the loads and stores of the zero spins.
- */
+/* do_pair for two discs, the common case (mdk_impulse_discs). */
 static inline int do_pair_discs(magdyn_gas *g, int k, int j)
 {
     gas_particle *p = &g->p[k], *q = &g->p[j];
     gas_pose ak0 = pose_at(g, k, g->time), aj0 = pose_at(g, j, g->time);
-    double dx = ak0.x - aj0.x, dy = ak0.y - aj0.y, d, nx, ny, vn, jimp, ke0;
-    double im1 = g->ev[k].inv_mass, im2 = g->ev[j].inv_mass, a1x, a1y, a2x, a2y;
+    double dx = ak0.x - aj0.x, dy = ak0.y - aj0.y, d, nx, ny, jimp, ke0;
     if (g->par.periodic) { dx = min_image(dx, g->par.width); dy = min_image(dy, g->par.height); }
     d = sqrt(dx * dx + dy * dy);
     if (!(d > 0.0)) return 0;
     nx = dx / d; ny = dy / d;
-    vn = nx * (p->vx - q->vx) + ny * (p->vy - q->vy);
-    if (!(vn < 0.0)) return 0;
-    jimp = -(1.0 + g->e_pair) * vn / (im1 + im2);
-    a1x = p->vx + jimp * im1 * nx; a1y = p->vy + jimp * im1 * ny;
-    a2x = q->vx - jimp * im2 * nx; a2y = q->vy - jimp * im2 * ny;
-    /* overflow of extreme bodies: nothing changes (as in mdk_impulse) */
-    if (!(isfinite(a1x) && isfinite(a1y) && isfinite(a2x) && isfinite(a2y))) return 0;
     ke0 = ke_of(g, k) + ke_of(g, j);
-    p->vx = a1x; p->vy = a1y; q->vx = a2x; q->vy = a2y;
+    jimp = mdk_impulse_discs(nx, ny, g->e_pair, g->ev[k].inv_mass, &p->vx, &p->vy,
+                             g->ev[j].inv_mass, &q->vx, &q->vy);
+    if (!(jimp > 0.0)) return 0;
     pair_applied(g, k, j, ak0, aj0, ke0, jimp * (dx * nx + dy * ny));
     return 1;
 }
@@ -1499,7 +1489,7 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
             int p = ev->partner;
             if (g->link[p].count != ev->pcount) {
                 g->stale++; g->obs_stale++;
-            } else if ((g->ev[k].rot & g->ev[p].rot) < 0 ? do_pair_discs(g, k, p)
+            } else if ((ev->rot & g->ev[p].rot) < 0 ? do_pair_discs(g, k, p)
                                                            : do_pair(g, k, p)) {
                 j = p;
             }

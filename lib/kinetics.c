@@ -66,15 +66,15 @@ static int restitution_ok(double e) { return e >= 0.0 && e <= 1.0; }
 
 void magdyn_disc_collide(magdyn_disc *a, magdyn_disc *b, double restitution)
 {
-    double dx, dy, n, w1 = 0.0, w2 = 0.0;
+    double dx, dy, n;
     if (a == b || magdyn_disc_check(a) != MAGDYN_OK || magdyn_disc_check(b) != MAGDYN_OK ||
         !restitution_ok(restitution))
         return;
     dx = a->r.x - b->r.x; dy = a->r.y - b->r.y;
     n = hypot(dx, dy);
     if (!(n > 0.0)) return;
-    mdk_impulse(dx / n, dy / n, restitution, 1.0 / a->mass, 0.0, 0.0, &a->v.x, &a->v.y, &w1,
-                1.0 / b->mass, 0.0, 0.0, &b->v.x, &b->v.y, &w2);
+    mdk_impulse_discs(dx / n, dy / n, restitution, 1.0 / a->mass, &a->v.x, &a->v.y,
+                      1.0 / b->mass, &b->v.x, &b->v.y);
 }
 
 void magdyn_rough_disc_collide(magdyn_rough_disc *a, magdyn_rough_disc *b,

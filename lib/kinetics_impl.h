@@ -199,6 +199,27 @@ static inline double mdk_wall_root(double x0, double vx, mdk_arm arm, double x_w
 }
 
 /*
+ * mdk_impulse for two discs, whose spins take no part: the same arithmetic
+ * without the lever-arm terms (which add exact zeros there), for the
+ * gas's hot path and magdyn_disc_collide.
+ */
+static inline double mdk_impulse_discs(double nx, double ny, double e,
+                                       double inv_m1, double *v1x, double *v1y,
+                                       double inv_m2, double *v2x, double *v2y)
+{
+    double vn = nx * (*v1x - *v2x) + ny * (*v1y - *v2y), j, a1x, a1y, a2x, a2y;
+    if (!(vn < 0.0)) return 0.0;
+    j = -(1.0 + e) * vn / (inv_m1 + inv_m2);
+    a1x = *v1x + j * inv_m1 * nx; a1y = *v1y + j * inv_m1 * ny;
+    a2x = *v2x - j * inv_m2 * nx; a2y = *v2y - j * inv_m2 * ny;
+    /* overflow of extreme bodies: nothing changes (as in mdk_impulse) */
+    if (!(isfinite(a1x) && isfinite(a1y) && isfinite(a2x) && isfinite(a2y))) return 0.0;
+    *v1x = a1x; *v1y = a1y;
+    *v2x = a2x; *v2y = a2y;
+    return j;
+}
+
+/*
  * Frictionless impulse along unit n (from body 2 to body 1) at a contact
  * whose lever arms have cross products k1 = r1 x n, k2 = r2 x n; inv_m and
  * inv_i are inverse masses and inertias (0 for an infinite one or a disc's
