@@ -1082,49 +1082,48 @@ static void cal_flush(magdyn_gas *g)
     while (g->cal_npend > 0) cal_link_oldest(g);
 }
 
-/* Cell c offset by d in the row-major grid, clamped into it (for a
- * prefetch hint, so the edges need not wrap). */
-static inline int cell_near(const magdyn_gas *g, int c, int d)
+/* The first of the three cells of row dy (-1, 0, 1) around cell c, the
+ * row start clamped so that all three lie in the grid (a prefetch hint:
+ * at the grid's ends it is off by a cell, harmlessly, and needs no wrap).
+ * The grid has at least 3 cells (hint callers check). */
+static GAS_HOT_INLINE int hint_row(const magdyn_gas *g, int c, int dy)
 {
-    int m = g->ncx * g->ncy - 1;
-    c += d;
-    return c < 0 ? 0 : c > m ? m : c;
+    int r = c + dy * g->ncx - 1, last = g->ncx * g->ncy - 3;
+    return r < 0 ? 0 : r > last ? last : r;
 }
 
 /* A calendar entry some buckets ahead of the current one: start loading
  * the version its drain will compare with and the cell heads around its
  * particle. */
-static inline void hint_ahead(const magdyn_gas *g, const gas_cent *ce)
+static GAS_HOT_INLINE void hint_ahead(const magdyn_gas *g, const gas_cent *ce)
 {
+    int dy;
     GAS_PREFETCH(&g->ver[ce->e.k]);
-    GAS_PREFETCH(&g->head[cell_near(g, ce->cell, -g->ncx)]);
-    GAS_PREFETCH(&g->head[ce->cell]);
-    GAS_PREFETCH(&g->head[cell_near(g, ce->cell, g->ncx)]);
+    if (g->ncx * g->ncy < 3) return;
+    for (dy = -1; dy <= 1; dy++) GAS_PREFETCH(&g->head[hint_row(g, ce->cell, dy) + 1]);
 }
 
 /* An entry due within a few events: start loading the particle and its
  * event, so those misses overlap, and with cal_hints their links and the
  * first particles of the cells the event will scan (their heads were
- * prefetched buckets ago, hint_ahead). */
-static inline void hint_due(const magdyn_gas *g, const gas_cent *ce)
+ * prefetched buckets ago, hint_ahead).  One clamp a row, not one a cell:
+ * at N = 1e5 the loop with a clamp a cell took ~400 instructions a
+ * collision.  The hints are forced inline: left to gcc 12's inliner (the
+ * binary then held fewer prefetches), N = 1e5 ran 1.5x slower. */
+static GAS_HOT_INLINE void hint_due(const magdyn_gas *g, const gas_cent *ce)
 {
     int j = ce->partner + (ce->partner < 0);    /* particle 0 for none */
-    int k = ce->e.k, ncx = g->ncx, last = g->ncx * g->ncy - 3, dy;
+    int k = ce->e.k, dy;
     GAS_PREFETCH(&g->p[k]);
     GAS_PREFETCH(&g->ev[k]);
     GAS_PREFETCH(&g->p[j]);
     GAS_PREFETCH(&g->ev[j]);
-    if (!g->cal_hints || last < 0) return;
+    if (!g->cal_hints || g->ncx * g->ncy < 3) return;
     GAS_PREFETCH(&g->link[k]);
     GAS_PREFETCH(&g->link[j]);
-    /* one clamp a row of three cells, not one a cell: the row start is
-     * kept inside the grid, which at its ends shifts the hint by a cell,
-     * harmlessly (at N = 1e5 the loop with a clamp a cell took ~400
-     * instructions a collision) */
-    for (dy = -ncx; dy <= ncx; dy += ncx) {
-        int r = ce->cell + dy - 1, h0, h1, h2;
-        r = r < 0 ? 0 : r > last ? last : r;
-        h0 = g->head[r]; h1 = g->head[r + 1]; h2 = g->head[r + 2];
+    for (dy = -1; dy <= 1; dy++) {
+        const int *h = &g->head[hint_row(g, ce->cell, dy)];
+        int h0 = h[0], h1 = h[1], h2 = h[2];
         h0 += h0 < 0; h1 += h1 < 0; h2 += h2 < 0;
         GAS_PREFETCH(&g->p[h0]); GAS_PREFETCH(&g->link[h0]);
         GAS_PREFETCH(&g->p[h1]); GAS_PREFETCH(&g->link[h1]);
