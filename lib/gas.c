@@ -10,6 +10,9 @@
 #include <math.h>
 #include "kinetics_impl.h"
 #include "gas_impl.h"
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* A hint to start loading a cache line that will be needed soon. */
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(GAS_NO_PREFETCH)
@@ -696,6 +699,15 @@ static inline int gather3(const gas_particle *P, const int *h, int stride, int *
     return nc;
 }
 
+/* As gather3 for the one cell at h[0]. */
+static inline int gather1(const gas_particle *P, const int *h, int *first, int nc)
+{
+    int j0 = h[0];
+    GAS_PREFETCH(&P[j0 + (j0 < 0)]);
+    first[nc] = j0; nc += j0 >= 0;
+    return nc;
+}
+
 /* The heads of the cells at offsets [x0, x1] x [y0, y1] from (cx, cy),
  * all inside the grid, into first; returns their number.  Three cells at
  * a time: loops of a varying count mispredict their exits. */
@@ -778,6 +790,134 @@ static void scan_pairs_discs(magdyn_gas *g, int k, int x0, int x1, int y0, int y
         ev->partner = j;
     }
 }
+
+#if defined(__GNUC__) || defined(__clang__)
+/*
+ * ---- after a collision of two discs: both predicted in one scan ----------
+ * The two touch, so their 3 x 3 neighbourhoods overlap in 4 to 9 cells.
+ * Scanned apart they visit 18 cells; together the 9 to 16 of the union,
+ * each candidate tested against both discs at once in the two lanes of a
+ * vector (lane 0: k, lane 1: j): at N = 1e4, 8.7 candidates instead of
+ * 13.5.  Each lane does the scalar test's operations in the same order
+ * (scan_list_discs), so a time comes out the same bits.  A candidate from
+ * outside one disc's own neighbourhood may give that disc a pair event the
+ * scan apart would not have: a real contact on the present trajectories,
+ * which the candidate, crossing into reach before it, would have found too.
+ * The dynamics are the same; such an event goes stale a little more often
+ * (0.180 stale events a collision against 0.175).
+ */
+#define GAS_JOINT_SCAN 1
+typedef double gas_v2 __attribute__((vector_size(16)));
+typedef long long gas_m2 __attribute__((vector_size(16)));
+
+typedef struct {
+    const gas_particle *P;
+    const gas_link *link;
+    const double *rad;
+    gas_v2 x, y, vx, vy, r, s2, best, m2best;
+    double now;
+    int partner[2];
+} joint_scan;
+
+static GAS_HOT_INLINE gas_v2 v2_splat(double a) { gas_v2 v = {a, a}; return v; }
+
+/* The lanes of ok that passed the bound: their times, the earlier kept.
+ * Out of line: taken for ~1 candidate in 4, and inlined its updates of
+ * the scan record kept the bound in memory for every candidate. */
+static void joint_hit(joint_scan *s, int ok, gas_v2 cc, gas_v2 b, gas_v2 disc, int c)
+{
+    int l;
+    for (l = 0; l < 2; l++) {
+        double t;
+        if (!(ok >> l & 1)) continue;
+        t = cc[l] > 0.0 ? cc[l] / (-b[l] + sqrt(disc[l])) : 0.0;
+        if (t < s->best[l]) { s->best[l] = t; s->m2best[l] = -2.0 * t; s->partner[l] = c; }
+    }
+}
+
+/* Bit l set where lane l passes the pair test of scan_list_discs: b < 0,
+ * cc <= b m2best, disc > 0.  SSE2 ands the compare masks in registers;
+ * the generic vector code moved each lane out and back (~12 instructions). */
+static GAS_HOT_INLINE int joint_pass(gas_v2 b, gas_v2 cc, gas_v2 m2best, gas_v2 disc)
+{
+    const gas_v2 zero = {0.0, 0.0};
+#ifdef __SSE2__
+    return _mm_movemask_pd(_mm_and_pd(_mm_and_pd(_mm_cmplt_pd(b, zero), _mm_cmple_pd(cc, b * m2best)),
+                                      _mm_cmpgt_pd(disc, zero)));
+#else
+    gas_m2 m = (b < zero) & (cc <= b * m2best) & (disc > zero);
+    return (int)(m[0] & 1) | (int)(m[1] & 1) << 1;
+#endif
+}
+
+/* The list starting at c against both discs; mono as in scan_list_discs. */
+static GAS_HOT_INLINE void joint_list(joint_scan *s, int c, int mono)
+{
+    const gas_v2 zero = {0.0, 0.0};
+    gas_v2 m2best = s->m2best;
+    for (; c >= 0; c = s->link[c].next) {
+        const gas_particle *q = &s->P[c];
+        gas_v2 dx = s->x - v2_splat(q->x0 + q->vx * s->now);
+        gas_v2 dy = s->y - v2_splat(q->y0 + q->vy * s->now);
+        gas_v2 dvx = s->vx - v2_splat(q->vx), dvy = s->vy - v2_splat(q->vy);
+        gas_v2 sum = mono ? zero : s->r + v2_splat(s->rad[c]), s2 = mono ? s->s2 : sum * sum;
+        gas_v2 b = dx * dvx + dy * dvy, cc = dx * dx + dy * dy - s2;
+        gas_v2 disc = b * b - (dvx * dvx + dvy * dvy) * cc;
+        int ok = joint_pass(b, cc, m2best, disc);
+        if (ok) { joint_hit(s, ok, cc, b, disc, c); m2best = s->m2best; }
+    }
+}
+
+/* A disc's pair event from lane l of a finished joint scan (as the end of
+ * scan_pairs_discs, whose best started from INFINITY). */
+static GAS_HOT_INLINE void joint_store(magdyn_gas *g, const joint_scan *s, int k, int l)
+{
+    gas_event *ev = &g->ev[k];
+    int j = s->partner[l];
+    if (j < 0) return;
+    ev->partner = j;
+    ev->pcount = g->link[j].count;
+    ev->tp = s->now + s->best[l];
+}
+
+/*
+ * predict for discs k and j of a gas of discs after their collision, by one
+ * scan; their earliest times in *tk, *tj.  Returns 0, having done nothing,
+ * where the union of their neighbourhoods reaches an edge of the grid (or
+ * they sit further apart than adjacent cells): predict them one by one.
+ */
+static int predict_pair(magdyn_gas *g, int k, int j, double *tk, double *tj)
+{
+    gas_event *ek = &g->ev[k], *ej = &g->ev[j];
+    const gas_particle *p = &g->p[k], *q = &g->p[j];
+    int x0 = (ek->cx < ej->cx ? ek->cx : ej->cx) - 1, x1 = (ek->cx < ej->cx ? ej->cx : ek->cx) + 1;
+    int y0 = (ek->cy < ej->cy ? ek->cy : ej->cy) - 1, y1 = (ek->cy < ej->cy ? ej->cy : ek->cy) + 1;
+    int first[16], nc = 0, y, i;
+    joint_scan s;
+    if (x0 < 0 || y0 < 0 || x1 >= g->ncx || y1 >= g->ncy || x1 - x0 > 3 || y1 - y0 > 3) return 0;
+    ek->tp = INFINITY; ej->tp = INFINITY;
+    predict_other(g, k); predict_other(g, j);
+    for (y = y0; y <= y1; y++) {
+        const int *h = g->head + y * g->ncx + x0;
+        nc = gather3(g->p, h, 1, first, nc);
+        if (x1 - x0 == 3) nc = gather1(g->p, h + 3, first, nc);
+    }
+    s.P = g->p; s.link = g->link; s.rad = g->rad; s.now = g->time;
+    s.x = (gas_v2){p->x0 + p->vx * s.now, q->x0 + q->vx * s.now};
+    s.y = (gas_v2){p->y0 + p->vy * s.now, q->y0 + q->vy * s.now};
+    s.vx = (gas_v2){p->vx, q->vx}; s.vy = (gas_v2){p->vy, q->vy};
+    s.r = g->mono_rad >= 0.0 ? v2_splat(g->mono_rad) : (gas_v2){g->rad[k], g->rad[j]};
+    s.s2 = v2_splat(4.0) * s.r * s.r;
+    s.best = v2_splat(INFINITY); s.m2best = v2_splat(-2.0) * s.best;
+    s.partner[0] = s.partner[1] = -1;
+    if (g->mono_rad >= 0.0) for (i = 0; i < nc; i++) joint_list(&s, first[i], 1);
+    else for (i = 0; i < nc; i++) joint_list(&s, first[i], 0);
+    joint_store(g, &s, k, 0); joint_store(g, &s, j, 1);
+    *tk = ek->tp < ek->to ? ek->tp : ek->to;
+    *tj = ej->tp < ej->to ? ej->tp : ej->to;
+    return 1;
+}
+#endif
 
 /* All events of k after g->time; returns the earliest time. */
 static double predict(magdyn_gas *g, int k)
@@ -1463,7 +1603,7 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
         if (any <= 0) { if (any < 0) st = MAGDYN_ENOMEM; break; }
         top = front_top(g);
         int k = top.k, j = -1;
-        double t = top.t, tk;
+        double t = top.t, tk, tj;
         gas_event *ev = &g->ev[k];
         if (top.ver != g->ver[k]) { front_pop(g); continue; }   /* superseded */
         if (!(t <= te)) break;
@@ -1493,6 +1633,13 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
                 j = p;
             }
             /* else a rotor near-miss (or exact grazing): nothing changed */
+#ifdef GAS_JOINT_SCAN
+            if (j >= 0 && g->n_rot == 0 && predict_pair(g, k, j, &tk, &tj)) {
+                st = schedule(g, k, tk);
+                if (st == MAGDYN_OK) st = schedule(g, j, tj);
+                continue;
+            }
+#endif
             tk = predict(g, k);
         } else if (ev->otype == EV_CELL) {
             int dir = ev->oarg;
