@@ -29,6 +29,7 @@
 #include <math.h>
 #include <time.h>
 #include <magdyn.h>
+#include "../test/same_manifold.h"
 #ifdef HAVE_ODE
 #include <ode/ode.h>
 #endif
@@ -89,20 +90,6 @@ static double time_manifold_pairs(void)
     }
     sink = acc;
     return (now() - t0) / (double)NPAIRS * 1e9;
-}
-
-/* 1 when two manifolds are the same to the last bit */
-static int same_manifold(const magdyn_manifold *x, const magdyn_manifold *y)
-{
-    int i;
-    if (x->count != y->count || x->kind != y->kind || x->normal.x != y->normal.x
-        || x->normal.y != y->normal.y || x->normal.z != y->normal.z)
-        return 0;
-    for (i = 0; i < x->count; i++)
-        if (x->point[i].x != y->point[i].x || x->point[i].y != y->point[i].y
-            || x->point[i].z != y->point[i].z || x->depth[i] != y->depth[i])
-            return 0;
-    return 1;
 }
 
 /* the median of REPEAT runs (the machine may be shared) */

@@ -12,6 +12,7 @@
 #include <magdyn.h>
 #include "testutil.h"
 #include "test_sat_oracle.h"
+#include "same_manifold.h"
 
 static magdyn_obb box(double cx, double cy, double cz, magdyn_quat q, double hx, double hy, double hz)
 { return oracle_obb(magdyn_v3(cx, cy, cz), q, magdyn_v3(hx, hy, hz)); }
@@ -426,20 +427,6 @@ START_TEST(huge_box_no_nan_points)
     }
 }
 END_TEST
-
-/* 1 when two manifolds are the same to the last bit */
-static int same_manifold(const magdyn_manifold *x, const magdyn_manifold *y)
-{
-    int i;
-    if (x->count != y->count || x->kind != y->kind || x->normal.x != y->normal.x
-        || x->normal.y != y->normal.y || x->normal.z != y->normal.z)
-        return 0;
-    for (i = 0; i < x->count; i++)
-        if (x->point[i].x != y->point[i].x || x->point[i].y != y->point[i].y
-            || x->point[i].z != y->point[i].z || x->depth[i] != y->depth[i])
-            return 0;
-    return 1;
-}
 
 /* magdyn_obb_manifold_pairs gives magdyn_obb_manifold's answers to the last
  * bit: random pairs (a quarter with nearly parallel edges), half of them

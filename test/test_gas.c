@@ -698,6 +698,42 @@ START_TEST(many_events_at_once)
 }
 END_TEST
 
+/*
+ * A disc exactly as wide as a box with hard walls, moving across it, is
+ * wedged: it touches both walls, so each elastic wall collision sends it
+ * into the other wall, which it touches already.  Even in exact arithmetic
+ * that is an endless sequence of collisions at one instant (t = 0 here, all
+ * exact: x = 0.5, vx = +-1), so the advance must give up with
+ * MAGDYN_ENOCONV after more than 100 N + 10^4 events, the gas stopped at
+ * that instant with the disc where it was, free of overlaps, its energy
+ * kept, and readable; advancing again stalls again.
+ */
+START_TEST(wedged_disc_stalls)
+{
+    magdyn_gas_params p = {1, 4, 0};
+    magdyn_gas *g = magdyn_gas_new(&p);
+    magdyn_disc d = mkdisc(0.5, 1, 1, 0.5, 1, 0.5);
+    magdyn_gas_observables o;
+    int k;
+    ck_assert_int_eq(magdyn_gas_add_disc(g, &d), 0);
+    for (k = 0; k < 2; k++) {
+        magdyn_gas_reset_observables(g);
+        ck_assert_int_eq(magdyn_gas_advance(g, 1.0), MAGDYN_ENOCONV);
+        ck_assert(magdyn_gas_time(g) == 0.0);
+        ck_assert_int_eq(magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o), MAGDYN_OK);
+        /* N = 1: more than 100 + 10^4 wall collisions, and no runaway */
+        ck_assert_int_eq(o.events, o.wall_collisions);
+        ck_assert_int_gt(o.events, 100 * 1 + 10000);
+        ck_assert_int_le(o.events, 2 * (100 * 1 + 10000));
+        ck_assert(o.energy == 0.5 * (1.0 + 0.25));
+        ck_assert_int_eq(magdyn_gas_get_disc(g, 0, &d), MAGDYN_OK);
+        ck_assert(d.r.x == 0.5 && d.r.y == 1.0);
+        ck_assert(fabs(d.v.x) == 1.0 && d.v.y == 0.5);
+    }
+    magdyn_gas_free(g);
+}
+END_TEST
+
 START_TEST(matches_brute_force_periodic) { check_brute_force(1); }
 END_TEST
 
@@ -728,6 +764,7 @@ int main(void)
     tcase_add_test(tc, extreme_scales_refused);
     tcase_add_test(tc, edge_scales_never_overlap);
     tcase_add_test(tc, unresolvable_contact_refused);
+    tcase_add_test(tc, wedged_disc_stalls);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
