@@ -74,9 +74,10 @@ MAGDYN_API void magdyn_gas_free(magdyn_gas *g);
  *   moves every particle to t_end.  MAGDYN_EINVAL for NULL, MAGDYN_ENONFINITE
  *   for NaN/Inf, MAGDYN_ESTATE for t_end earlier than magdyn_gas_time,
  *   MAGDYN_ENOMEM, MAGDYN_ENOCONV when more than 100 N + 10^4 events fall
- *   at one instant (inelastic collapse, or bodies so fast or small that
- *   their contacts cannot be resolved in double precision; the gas is then
- *   stopped at that instant, still free of overlaps).
+ *   at one instant (inelastic collapse, a body wedged between walls that it
+ *   touches on both sides, or bodies so fast or small that their contacts
+ *   cannot be resolved in double precision; the gas is then stopped at that
+ *   instant, still free of overlaps).
  * magdyn_gas_get_disc/rotor: the particle's state now (positions wrapped
  *   into a periodic box).  MAGDYN_EINVAL for NULL or an index out of range;
  *   *out untouched then.
@@ -97,8 +98,14 @@ MAGDYN_API int magdyn_gas_add_rotor_species(magdyn_gas *g, const magdyn_rotor *r
 
 /*
  * Normal restitution of pair collisions and of wall collisions, each in
- * [0, 1] (1: elastic, the default).  MAGDYN_EINVAL for NULL or out of range,
- * MAGDYN_ENONFINITE for NaN.
+ * [0, 1] (1: elastic, the default).  A collision that leaves the contact
+ * separating slower than the rounding of the velocities (restitution 0, or
+ * ~1e-17) leaves it at that rounding speed, 4 eps (|v1| + |v2| + spin
+ * speed of the ends), so that the contact is not found again at once.  A
+ * rotor that its spin keeps pressing on a neighbour or a wall at such a
+ * restitution (a lasting contact) becomes a dense run of collisions:
+ * correct, slow, and MAGDYN_ENOCONV in advance once they fall at one
+ * instant.  MAGDYN_EINVAL for NULL or out of range, MAGDYN_ENONFINITE for NaN.
  */
 MAGDYN_API magdyn_status magdyn_gas_set_restitution(magdyn_gas *g, double pair, double wall);
 
