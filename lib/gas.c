@@ -820,6 +820,23 @@ typedef struct {
 } joint_scan;
 
 static GAS_HOT_INLINE gas_v2 v2_splat(double a) { gas_v2 v = {a, a}; return v; }
+/* Lane 0, or lane 1, of a in both lanes. */
+static GAS_HOT_INLINE gas_v2 v2_lo(gas_v2 a)
+{
+#ifdef __SSE2__
+    return _mm_unpacklo_pd(a, a);
+#else
+    return v2_splat(a[0]);
+#endif
+}
+static GAS_HOT_INLINE gas_v2 v2_hi(gas_v2 a)
+{
+#ifdef __SSE2__
+    return _mm_unpackhi_pd(a, a);
+#else
+    return v2_splat(a[1]);
+#endif
+}
 
 /* The lanes of ok that passed the bound: their times, the earlier kept.
  * Out of line: taken for ~1 candidate in 4, and inlined its updates of
@@ -853,13 +870,16 @@ static GAS_HOT_INLINE int joint_pass(gas_v2 b, gas_v2 cc, gas_v2 m2best, gas_v2 
 /* The list starting at c against both discs; mono as in scan_list_discs. */
 static GAS_HOT_INLINE void joint_list(joint_scan *s, int c, int mono)
 {
-    const gas_v2 zero = {0.0, 0.0};
+    const gas_v2 zero = {0.0, 0.0}, now = v2_splat(s->now);
     gas_v2 m2best = s->m2best;
     for (; c >= 0; c = s->link[c].next) {
         const gas_particle *q = &s->P[c];
-        gas_v2 dx = s->x - v2_splat(q->x0 + q->vx * s->now);
-        gas_v2 dy = s->y - v2_splat(q->y0 + q->vy * s->now);
-        gas_v2 dvx = s->vx - v2_splat(q->vx), dvy = s->vy - v2_splat(q->vy);
+        gas_v2 r0, v, at, dx, dy, dvx, dvy;
+        memcpy(&r0, &q->x0, sizeof r0);      /* (x0, y0) */
+        memcpy(&v, &q->vx, sizeof v);        /* (vx, vy) */
+        at = r0 + v * now;                   /* c's (x, y) now, one lane each */
+        dx = s->x - v2_lo(at); dy = s->y - v2_hi(at);
+        dvx = s->vx - v2_lo(v); dvy = s->vy - v2_hi(v);
         gas_v2 sum = mono ? zero : s->r + v2_splat(s->rad[c]), s2 = mono ? s->s2 : sum * sum;
         gas_v2 b = dx * dvx + dy * dvy, cc = dx * dx + dy * dy - s2;
         gas_v2 disc = b * b - (dvx * dvx + dvy * dvy) * cc;
@@ -998,9 +1018,9 @@ static inline void pair_applied(magdyn_gas *g, int k, int j, gas_pose ak0, gas_p
  * inertias, kk = r x n of each contact arm (0 for a disc, with w a dummy).
  * Returns the impulse given to k [N s], 0 when the pair separates faster.
  */
-static double unstick_pair(double nx, double ny, double arm_speed,
-                           double im1, double ii1, double k1, gas_particle *p, double *w1,
-                           double im2, double ii2, double k2, gas_particle *q, double *w2)
+static inline double unstick_pair(double nx, double ny, double arm_speed,
+                                  double im1, double ii1, double k1, gas_particle *p, double *w1,
+                                  double im2, double ii2, double k2, gas_particle *q, double *w2)
 {
     double vn = nx * (p->vx - q->vx) + ny * (p->vy - q->vy) + *w1 * k1 - *w2 * k2;
     double floor = 4.0 * DBL_EPSILON * (fabs(p->vx) + fabs(p->vy) + fabs(q->vx) + fabs(q->vy)
@@ -1013,7 +1033,7 @@ static double unstick_pair(double nx, double ny, double arm_speed,
 }
 
 /* do_pair for two discs, the common case (mdk_impulse_discs). */
-static inline int do_pair_discs(magdyn_gas *g, int k, int j)
+static GAS_HOT_INLINE int do_pair_discs(magdyn_gas *g, int k, int j)
 {
     gas_particle *p = &g->p[k], *q = &g->p[j];
     gas_pose ak0 = pose_at(g, k, g->time), aj0 = pose_at(g, j, g->time);
