@@ -4,6 +4,7 @@
  */
 #include <float.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -820,23 +821,20 @@ typedef struct {
 } joint_scan;
 
 static GAS_HOT_INLINE gas_v2 v2_splat(double a) { gas_v2 v = {a, a}; return v; }
-/* Lane 0, or lane 1, of a in both lanes. */
-static GAS_HOT_INLINE gas_v2 v2_lo(gas_v2 a)
+/* Lane l (0 or 1, a constant after inlining) of a, in both lanes. */
+static GAS_HOT_INLINE gas_v2 v2_dup(gas_v2 a, int l)
 {
 #ifdef __SSE2__
-    return _mm_unpacklo_pd(a, a);
+    return l ? _mm_unpackhi_pd(a, a) : _mm_unpacklo_pd(a, a);
 #else
-    return v2_splat(a[0]);
+    return v2_splat(a[l]);
 #endif
 }
-static GAS_HOT_INLINE gas_v2 v2_hi(gas_v2 a)
-{
-#ifdef __SSE2__
-    return _mm_unpackhi_pd(a, a);
-#else
-    return v2_splat(a[1]);
-#endif
-}
+
+/* joint_list loads (x0, y0) and (vx, vy) as one vector each. */
+_Static_assert(offsetof(gas_particle, y0) == offsetof(gas_particle, x0) + sizeof(double) &&
+               offsetof(gas_particle, vy) == offsetof(gas_particle, vx) + sizeof(double),
+               "gas_particle pairs x0, y0 and vx, vy");
 
 /* The lanes of ok that passed the bound: their times, the earlier kept.
  * Out of line: taken for ~1 candidate in 4, and inlined its updates of
@@ -875,11 +873,11 @@ static GAS_HOT_INLINE void joint_list(joint_scan *s, int c, int mono)
     for (; c >= 0; c = s->link[c].next) {
         const gas_particle *q = &s->P[c];
         gas_v2 r0, v, at, dx, dy, dvx, dvy;
-        memcpy(&r0, &q->x0, sizeof r0);      /* (x0, y0) */
-        memcpy(&v, &q->vx, sizeof v);        /* (vx, vy) */
+        memcpy(&r0, (const char *)q + offsetof(gas_particle, x0), sizeof r0);  /* (x0, y0) */
+        memcpy(&v, (const char *)q + offsetof(gas_particle, vx), sizeof v);    /* (vx, vy) */
         at = r0 + v * now;                   /* c's (x, y) now, one lane each */
-        dx = s->x - v2_lo(at); dy = s->y - v2_hi(at);
-        dvx = s->vx - v2_lo(v); dvy = s->vy - v2_hi(v);
+        dx = s->x - v2_dup(at, 0); dy = s->y - v2_dup(at, 1);
+        dvx = s->vx - v2_dup(v, 0); dvy = s->vy - v2_dup(v, 1);
         gas_v2 sum = mono ? zero : s->r + v2_splat(s->rad[c]), s2 = mono ? s->s2 : sum * sum;
         gas_v2 b = dx * dvx + dy * dvy, cc = dx * dx + dy * dy - s2;
         gas_v2 disc = b * b - (dvx * dvx + dvy * dvy) * cc;
@@ -1015,7 +1013,8 @@ static inline void pair_applied(magdyn_gas *g, int k, int j, gas_pose ak0, gas_p
  * the rounding speed floor = 4 eps (|v_k| + |v_j| + arm_speed), within
  * rounding of the exact result, by an impulse along n that keeps momentum
  * (and angular momentum) as any other.  im, ii: inverse masses and
- * inertias, kk = r x n of each contact arm (0 for a disc, with w a dummy).
+ * inertias, k1, k2 = r x n of each contact arm (0 for a disc, whose w is
+ * then a dummy).
  * Returns the impulse given to k [N s], 0 when the pair separates faster.
  */
 static inline double unstick_pair(double nx, double ny, double arm_speed,
@@ -1654,7 +1653,7 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
         if (any <= 0) { if (any < 0) st = MAGDYN_ENOMEM; break; }
         top = front_top(g);
         int k = top.k, j = -1;
-        double t = top.t, tk, tj;
+        double t = top.t, tk;
         gas_event *ev = &g->ev[k];
         if (top.ver != g->ver[k]) { front_pop(g); continue; }   /* superseded */
         if (!(t <= te)) break;
@@ -1685,6 +1684,7 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
             }
             /* else a rotor near-miss (or exact grazing): nothing changed */
 #ifdef GAS_JOINT_SCAN
+            double tj;
             if (j >= 0 && g->n_rot == 0 && predict_pair(g, k, j, &tk, &tj)) {
                 st = schedule(g, k, tk);
                 if (st == MAGDYN_OK) st = schedule(g, j, tj);
