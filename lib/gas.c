@@ -1004,30 +1004,28 @@ static inline void pair_applied(magdyn_gas *g, int k, int j, gas_pose ak0, gas_p
 }
 
 /*
- * A pair whose impulse leaves it closing, or separating no faster than the
- * rounding of its velocities, at the contact along n (from j to k): with
- * restitution 0 (or 1e-17) the impulse cancels the approach only to
- * rounding, or rounds away.  The pair search, which rounds differently,
- * would find the two in contact again at once, forever (147 of 2000
- * glancing disc collisions at restitution 0 did).  They leave instead at
- * the rounding speed floor = 4 eps (|v_k| + |v_j| + arm_speed), within
- * rounding of the exact result, by an impulse along n that keeps momentum
- * (and angular momentum) as any other.  im, ii: inverse masses and
- * inertias, k1, k2 = r x n of each contact arm (0 for a disc, whose w is
- * then a dummy).
+ * Two discs that their impulse leaves closing, or separating no faster than
+ * the rounding of their velocities, along n (from j to k): with restitution
+ * 0 (or 1e-17) the impulse cancels the approach only to rounding, or rounds
+ * away.  The pair search, which rounds differently, would find the two in
+ * contact again at once, forever (147 of 2000 glancing collisions at
+ * restitution 0 did).  They leave instead at the rounding speed floor =
+ * 4 eps (|v_k| + |v_j|), within rounding of the exact result, by an impulse
+ * along n that keeps momentum as any other.  im1, im2: inverse masses.
  * Returns the impulse given to k [N s], 0 when the pair separates faster.
+ * Rotor pairs go without (do_pair): a spinning rotor grazing a neighbour
+ * renews the contact by its rotation, and pushed apart at the floor it
+ * chattered far longer (a fuzz input: 3 s became 20 s).
  */
-static inline double unstick_pair(double nx, double ny, double arm_speed,
-                                  double im1, double ii1, double k1, gas_particle *p, double *w1,
-                                  double im2, double ii2, double k2, gas_particle *q, double *w2)
+static inline double unstick_discs(double nx, double ny, double im1, gas_particle *p,
+                                   double im2, gas_particle *q)
 {
-    double vn = nx * (p->vx - q->vx) + ny * (p->vy - q->vy) + *w1 * k1 - *w2 * k2;
-    double floor = 4.0 * DBL_EPSILON * (fabs(p->vx) + fabs(p->vy) + fabs(q->vx) + fabs(q->vy)
-                                        + arm_speed), jimp;
+    double vn = nx * (p->vx - q->vx) + ny * (p->vy - q->vy);
+    double floor = 4.0 * DBL_EPSILON * (fabs(p->vx) + fabs(p->vy) + fabs(q->vx) + fabs(q->vy)), jimp;
     if (!(vn < floor)) return 0.0;
-    jimp = ((floor > 0.0 ? floor : DBL_MIN) - vn) / (im1 + im2 + k1 * k1 * ii1 + k2 * k2 * ii2);
-    p->vx += jimp * im1 * nx; p->vy += jimp * im1 * ny; *w1 += jimp * ii1 * k1;
-    q->vx -= jimp * im2 * nx; q->vy -= jimp * im2 * ny; *w2 -= jimp * ii2 * k2;
+    jimp = ((floor > 0.0 ? floor : DBL_MIN) - vn) / (im1 + im2);
+    p->vx += jimp * im1 * nx; p->vy += jimp * im1 * ny;
+    q->vx -= jimp * im2 * nx; q->vy -= jimp * im2 * ny;
     return jimp;
 }
 
@@ -1036,7 +1034,7 @@ static GAS_HOT_INLINE int do_pair_discs(magdyn_gas *g, int k, int j)
 {
     gas_particle *p = &g->p[k], *q = &g->p[j];
     gas_pose ak0 = pose_at(g, k, g->time), aj0 = pose_at(g, j, g->time);
-    double dx = ak0.x - aj0.x, dy = ak0.y - aj0.y, d, nx, ny, jimp, ke0, spin = 0.0;
+    double dx = ak0.x - aj0.x, dy = ak0.y - aj0.y, d, nx, ny, jimp, ke0;
     if (g->par.periodic) { dx = min_image(dx, g->par.width); dy = min_image(dy, g->par.height); }
     d = sqrt(dx * dx + dy * dy);
     if (!(d > 0.0)) return 0;
@@ -1044,8 +1042,7 @@ static GAS_HOT_INLINE int do_pair_discs(magdyn_gas *g, int k, int j)
     ke0 = ke_of(g, k) + ke_of(g, j);
     jimp = mdk_impulse_discs(nx, ny, g->e_pair, g->ev[k].inv_mass, &p->vx, &p->vy,
                              g->ev[j].inv_mass, &q->vx, &q->vy);
-    jimp += unstick_pair(nx, ny, 0.0, g->ev[k].inv_mass, 0.0, 0.0, p, &spin,
-                         g->ev[j].inv_mass, 0.0, 0.0, q, &spin);
+    jimp += unstick_discs(nx, ny, g->ev[k].inv_mass, p, g->ev[j].inv_mass, q);
     if (!(jimp > 0.0)) return 0;
     pair_applied(g, k, j, ak0, aj0, ke0, jimp * (dx * nx + dy * ny));
     return 1;
@@ -1090,8 +1087,6 @@ static int do_pair(magdyn_gas *g, int k, int j)
     ke0 = ke_of(g, k) + ke_of(g, j);
     jimp = mdk_impulse(nx, ny, g->e_pair, g->ev[k].inv_mass, ii1, k1, &p->vx, &p->vy, w1,
                        g->ev[j].inv_mass, ii2, k2, &q->vx, &q->vy, w2);
-    jimp += unstick_pair(nx, ny, fabs(*w1 * ak[0].l) + fabs(*w2 * aj[0].l),
-                         g->ev[k].inv_mass, ii1, k1, p, w1, g->ev[j].inv_mass, ii2, k2, q, w2);
     if (!(jimp > 0.0)) return 0;
     pair_applied(g, k, j, ak0, aj0, ke0, jimp * (dx * nx + dy * ny));
     return 1;

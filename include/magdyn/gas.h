@@ -98,14 +98,14 @@ MAGDYN_API int magdyn_gas_add_rotor_species(magdyn_gas *g, const magdyn_rotor *r
 
 /*
  * Normal restitution of pair collisions and of wall collisions, each in
- * [0, 1] (1: elastic, the default).  A collision that leaves the contact
- * separating slower than the rounding of the velocities (restitution 0, or
- * ~1e-17) leaves it at that rounding speed, 4 eps (|v1| + |v2| + spin
- * speed of the ends), so that the contact is not found again at once.  A
- * rotor that its spin keeps pressing on a neighbour or a wall at such a
- * restitution (a lasting contact) becomes a dense run of collisions:
- * correct, slow, and MAGDYN_ENOCONV in advance once they fall at one
- * instant.  MAGDYN_EINVAL for NULL or out of range, MAGDYN_ENONFINITE for NaN.
+ * [0, 1] (1: elastic, the default).  Two discs (or a body and a wall) that
+ * a collision leaves separating slower than the rounding of the velocities
+ * (restitution 0, or ~1e-17) leave at that rounding speed, 4 eps (|v1| +
+ * |v2|, with the spin speed of a rotor's ends at a wall), so that the
+ * contact is not found again at once.  A rotor pair at such a restitution
+ * may still stall at a contact (MAGDYN_ENOCONV from advance), as may a
+ * rotor that its spin keeps pressing on a neighbour.  MAGDYN_EINVAL for
+ * NULL or out of range, MAGDYN_ENONFINITE for NaN.
  */
 MAGDYN_API magdyn_status magdyn_gas_set_restitution(magdyn_gas *g, double pair, double wall);
 
