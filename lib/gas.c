@@ -429,6 +429,9 @@ static double rotor_pair_time(const magdyn_gas *g, int k, int j, double dx, doub
 
 /* Time from now to the cell edge at b of a coordinate x moving at v (the
  * edge ahead, so never negative; INFINITY for v = 0). */
+/* The time of the earlier of a particle's pending events. */
+static inline double earliest(const gas_event *ev) { return ev->tp < ev->to ? ev->tp : ev->to; }
+
 static inline double edge_time(double b, double x, double v)
 {
     double t = v != 0.0 ? (b - x) / v : INFINITY;
@@ -931,8 +934,8 @@ static int predict_pair(magdyn_gas *g, int k, int j, double *tk, double *tj)
     if (g->mono_rad >= 0.0) for (i = 0; i < nc; i++) joint_list(&s, first[i], 1);
     else for (i = 0; i < nc; i++) joint_list(&s, first[i], 0);
     joint_store(g, &s, k, 0); joint_store(g, &s, j, 1);
-    *tk = ek->tp < ek->to ? ek->tp : ek->to;
-    *tj = ej->tp < ej->to ? ej->tp : ej->to;
+    *tk = earliest(ek);
+    *tj = earliest(ej);
     return 1;
 }
 #endif
@@ -944,7 +947,7 @@ static double predict(magdyn_gas *g, int k)
     ev->tp = INFINITY;
     predict_other(g, k);
     scan_pairs(g, k, -1, 1, -1, 1);
-    return ev->tp < ev->to ? ev->tp : ev->to;
+    return earliest(ev);
 }
 
 /* After k entered a new cell in direction dir: keep its pair event if still
@@ -962,7 +965,7 @@ static double predict_after_crossing(magdyn_gas *g, int k, int dir)
     case 2: scan_pairs(g, k, -1, 1, 1, 1); break;
     default: scan_pairs(g, k, -1, 1, -1, -1); break;
     }
-    return ev->tp < ev->to ? ev->tp : ev->to;
+    return earliest(ev);
 }
 
 /* ---- event handling ------------------------------------------------------ */
@@ -1456,7 +1459,7 @@ static magdyn_status queue_build(magdyn_gas *g)
     magdyn_status st;
     for (k = 0; k < g->n; k++) {
         const gas_event *ev = &g->ev[k];
-        double t = ev->tp < ev->to ? ev->tp : ev->to;
+        double t = earliest(ev);
         if (t < INFINITY) { sum += t - g->time; nfin++; }
     }
     while (nb < g->n / 4) nb *= 2;
@@ -1488,7 +1491,7 @@ static magdyn_status queue_build(magdyn_gas *g)
     if ((st = heap_reserve(g, 64)) != MAGDYN_OK) return st;
     for (k = 0; k < g->n; k++) {
         const gas_event *ev = &g->ev[k];
-        if ((st = schedule(g, k, ev->tp < ev->to ? ev->tp : ev->to)) != MAGDYN_OK) return st;
+        if ((st = schedule(g, k, earliest(ev))) != MAGDYN_OK) return st;
     }
     return MAGDYN_OK;
 }
@@ -1647,8 +1650,8 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
         any = queue_front(g);
         if (any <= 0) { if (any < 0) st = MAGDYN_ENOMEM; break; }
         top = front_top(g);
-        int k = top.k, j = -1;
-        double t = top.t, tk;
+        int k = top.k, j = -1, joint = 0;
+        double t = top.t, tk, tj = INFINITY;
         gas_event *ev = &g->ev[k];
         if (top.ver != g->ver[k]) { front_pop(g); continue; }   /* superseded */
         if (!(t <= te)) break;
@@ -1679,14 +1682,9 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
             }
             /* else a rotor near-miss (or exact grazing): nothing changed */
 #ifdef GAS_JOINT_SCAN
-            double tj;
-            if (j >= 0 && g->n_rot == 0 && predict_pair(g, k, j, &tk, &tj)) {
-                st = schedule(g, k, tk);
-                if (st == MAGDYN_OK) st = schedule(g, j, tj);
-                continue;
-            }
+            if (j >= 0 && g->n_rot == 0) joint = predict_pair(g, k, j, &tk, &tj);
 #endif
-            tk = predict(g, k);
+            if (!joint) tk = predict(g, k);
         } else if (ev->otype == EV_CELL) {
             int dir = ev->oarg;
             g->crossings++; g->obs_crossings++;
@@ -1699,7 +1697,7 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
             tk = INFINITY;
         }
         st = schedule(g, k, tk);
-        if (j >= 0 && st == MAGDYN_OK) st = schedule(g, j, predict(g, j));
+        if (j >= 0 && st == MAGDYN_OK) st = schedule(g, j, joint ? tj : predict(g, j));
     }
     if (st == MAGDYN_OK) g->time = te;
     else g->primed = 0;        /* predict everything afresh next time */
