@@ -15,5 +15,6 @@
 #include <magdyn/body.h>
 #include <magdyn/impulse.h>
 #include <magdyn/world.h>
+#include <magdyn/island.h>
 
 #endif

@@ -31,11 +31,14 @@ extern "C" {
  * island[i] (n entries) receives the island of body i, numbered 0.. in the
  * order of each island's smallest body index, or -1 for a fixed body; a
  * movable body with no contact is an island of its own.  *nislands
- * receives the count.  start (n + 1 entries) and members (n entries) may be
- * NULL; else the bodies of island k are members[start[k] .. start[k+1]-1],
- * ascending.  Allocation-free, O((n + npairs) alpha(n)).
+ * receives the count.  start (n + 1 entries) and members (n entries) are
+ * both NULL, or both given: then the bodies of island k are
+ * members[start[k] .. start[k+1]-1], ascending (start[0 .. *nislands] and
+ * members[0 .. start[*nislands]-1] are written).  Allocation-free (island[]
+ * holds the union-find forest while it is built), O((n + npairs) alpha(n)).
  * MAGDYN_EINVAL for n < 0, npairs < 0, NULL island or nislands (or pairs
- * with npairs > 0), or an index outside [0, n); outputs untouched then.
+ * with npairs > 0), only one of start and members NULL, or an index outside
+ * [0, n); outputs untouched then.
  */
 MAGDYN_API magdyn_status magdyn_islands(int n, const unsigned char *fixed, int npairs,
                                         const int *pairs, int *island, int *start,
@@ -59,18 +62,26 @@ typedef struct {
 } magdyn_body_load;
 
 /*
- * After a step of h [s]: slow_time[i] += h for each body that is slow and
- * balanced (load[i]), else slow_time[i] = 0; fixed bodies get INFINITY.
- * MAGDYN_EINVAL for NULL, n < 0, h < 0 or bad params; MAGDYN_ENONFINITE for
- * non-finite h or load; slow_time untouched on failure.
+ * After a step of h [s]: slow_time[i] += h for each movable body that is
+ * slow (|v| + |omega| |half| <= p->speed) and balanced (load[i]), else
+ * slow_time[i] = 0; fixed bodies get INFINITY.  A slow, balanced body whose
+ * slow_time is not a finite value >= 0 (as for a body just released from
+ * fixed) restarts from 0.  A zero scale (nothing acting) passes only a zero
+ * net, so an isolated body with no forces at all is balanced.
+ * MAGDYN_EINVAL for NULL p, n < 0, a NULL array with n > 0, h < 0, params
+ * not finite and >= 0, or a negative scale; MAGDYN_ENONFINITE for
+ * non-finite h or load; the status of magdyn_body_check for a bad body;
+ * slow_time untouched on failure.
  */
 MAGDYN_API magdyn_status magdyn_sleep_update(const magdyn_sleep_params *p, int n,
                                              const magdyn_body *bodies,
                                              const magdyn_body_load *load, double h,
                                              double *slow_time);
 
-/* 1 when every one of the count bodies listed in members has slow_time of
- * at least p->time; 0 otherwise and for NULL or count < 1. */
+/* 1 when every one of the count bodies listed in members (indices into
+ * slow_time, not checked) has slow_time of at least p->time and above 0 (so
+ * with p->time 0 a body must still have passed the last update); 0
+ * otherwise and for NULL or count < 1. */
 MAGDYN_API int magdyn_island_may_sleep(const magdyn_sleep_params *p, const int *members, int count,
                                        const double *slow_time);
 
