@@ -51,15 +51,17 @@ MAGDYN_API magdyn_status magdyn_ode_create(int n, const magdyn_ode_params *param
                                            magdyn_ode **out);
 MAGDYN_API void magdyn_ode_free(magdyn_ode *o);   /* NULL is fine */
 
-/* Change the tolerances and longest step; the state is kept. */
+/* Change the tolerances and longest step; the state, the proposed step
+ * and the dense output are kept.  MAGDYN_EINVAL for NULL or bad params. */
 MAGDYN_API magdyn_status magdyn_ode_set_params(magdyn_ode *o, const magdyn_ode_params *params);
 
 /*
  * Set the state to y[0..n-1] at time t; n may differ from before (storage
  * grows as needed; MAGDYN_ENOMEM leaves the integrator as it was).  The
  * proposed step size is kept (reset it with magdyn_ode_reset_step); the
- * stored derivative and the dense output are forgotten.  MAGDYN_EINVAL for
- * NULL or n < 0; MAGDYN_ENONFINITE for NaN/Inf in t or y.
+ * stored derivative and the dense output are forgotten.  y may be NULL
+ * when n is 0.  MAGDYN_EINVAL for NULL or n < 0; MAGDYN_ENONFINITE for
+ * NaN/Inf in t or y.
  */
 MAGDYN_API magdyn_status magdyn_ode_set_state(magdyn_ode *o, int n, double t, const double *y);
 
@@ -71,10 +73,11 @@ MAGDYN_API void magdyn_ode_reset_step(magdyn_ode *o);
  * One accepted step of length at most h_max (> 0) from the current state;
  * *h_taken (may be NULL) receives its length.  The integrator's time and
  * state move to the step's end; the step is kept for the dense output.
- * MAGDYN_EINVAL for NULL o or f, h_max not > 0; MAGDYN_ENOCONV when the
- * step size falls below 1e-15 max(1, |t|) (a stiff or singular right-hand
- * side); a right-hand side's failing status.  On failure the time and state
- * are unchanged.
+ * MAGDYN_EINVAL for NULL o or f, h_max not > 0; MAGDYN_ENOCONV when error
+ * control shrinks the step below 1e-15 max(1, |t|) (a stiff or singular
+ * right-hand side; a shorter step asked for by h_max is taken); a
+ * right-hand side's failing status.  On failure the time, the state and
+ * the last step's dense output are unchanged.
  */
 MAGDYN_API magdyn_status magdyn_ode_step(magdyn_ode *o, magdyn_ode_rhs f, void *user,
                                          double h_max, double *h_taken);
@@ -83,7 +86,7 @@ MAGDYN_API magdyn_status magdyn_ode_step(magdyn_ode *o, magdyn_ode_rhs f, void *
  * Dense output over the last accepted step: y(t0 + theta h) for theta in
  * [0, 1] (t0 the step's start), components from .. from+count-1, into out.
  * 4th order; exact at theta = 0 and 1.  MAGDYN_ESTATE when there is no step
- * to interpolate (none taken since the state was last set);
+ * to interpolate (none taken since the state was last set or cut);
  * MAGDYN_EINVAL for NULL, theta outside [0, 1] or a component range
  * outside the state.
  */
@@ -98,7 +101,7 @@ MAGDYN_API magdyn_status magdyn_ode_dense(const magdyn_ode *o, double theta, int
  */
 MAGDYN_API magdyn_status magdyn_ode_cut(magdyn_ode *o, double theta);
 
-/* The current state (size magdyn_ode_size) and time; NULL / NaN for NULL o.
+/* The current state (size magdyn_ode_size) and time; NULL / NaN / 0 for NULL o.
  * The pointer stays valid until the next call that changes the state. */
 MAGDYN_API const double *magdyn_ode_state(const magdyn_ode *o);
 MAGDYN_API double magdyn_ode_time(const magdyn_ode *o);
