@@ -7,6 +7,7 @@
 
 #include <magdyn/common.h>
 #include <magdyn/vec.h>
+#include <magdyn/ode.h>
 #include <magdyn/dipole.h>
 #include <magdyn/sat.h>
 #include <magdyn/contact.h>
