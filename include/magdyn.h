@@ -11,6 +11,7 @@
 #include <magdyn/dipole.h>
 #include <magdyn/sat.h>
 #include <magdyn/contact.h>
+#include <magdyn/toi.h>
 #include <magdyn/kinetics.h>
 #include <magdyn/gas.h>
 #include <magdyn/body.h>
