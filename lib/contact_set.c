@@ -117,13 +117,14 @@ static void parallel_edges(const magdyn_obb *a, const magdyn_obb *b, int axis, m
  * normal of m is within FACE_LIKE_COS of a face normal, the face contact
  * with that face as reference replaces m.  Returns 1 when it did.
  */
-static int face_like(const magdyn_obb *a, const magdyn_obb *b, double margin, magdyn_manifold *m)
+static int face_like(const magdyn_obb *a, const magdyn_obb *b, const magdyn_obb *ua, const magdyn_obb *ub,
+                     double margin, magdyn_manifold *m)
 {
     magdyn_manifold f;
     double best = FACE_LIKE_COS, dn = 0.0;
     int k, kr = -1;
     for (k = 0; k < 6; k++) {
-        double d = magdyn_vec3_dot(box_axis(k < 3 ? a : b, k % 3), m->normal);
+        double d = magdyn_vec3_dot(box_axis(k < 3 ? ua : ub, k % 3), m->normal);
         if (fabs(d) > best) {
             best = fabs(d);
             kr = k;
@@ -144,7 +145,8 @@ static int face_like(const magdyn_obb *a, const magdyn_obb *b, double margin, ma
  * normal, the segment ends of nearly parallel edges.  Returns the count
  * (0 when the boxes are apart by more than margin).
  */
-static int primary(const magdyn_obb *a, const magdyn_obb *b, double margin, magdyn_manifold *m)
+static int primary(const magdyn_obb *a, const magdyn_obb *b, const magdyn_obb *ua, const magdyn_obb *ub,
+                   double margin, magdyn_manifold *m)
 {
     magdyn_sat_result r;
     int n = magdyn_obb_manifold(a, b, margin, m);
@@ -154,8 +156,8 @@ static int primary(const magdyn_obb *a, const magdyn_obb *b, double margin, magd
         unsigned fa, fb;
         magdyn_vec3 pa, pb;
         if (!(r.separation <= margin)) return 0;
-        pa = support(a, magdyn_vec3_neg(r.normal), &fa);
-        pb = support(b, r.normal, &fb);
+        pa = support(ua, magdyn_vec3_neg(r.normal), &fa);
+        pb = support(ub, r.normal, &fb);
         manifold_none(m);
         m->kind = MAGDYN_CONTACT_EDGE_EDGE;
         m->normal = r.normal;
@@ -165,8 +167,8 @@ static int primary(const magdyn_obb *a, const magdyn_obb *b, double margin, magd
         m->id[0] = FEATURE_ID(fa, fb);
     }
     if (r.axis >= 6 && magdyn_vec3_dot(r.normal, m->normal) > 1.0 - 1e-9) {
-        if (face_like(a, b, margin, m)) return m->count;
-        parallel_edges(a, b, r.axis, r.normal, margin, m);
+        if (face_like(a, b, ua, ub, margin, m)) return m->count;
+        parallel_edges(ua, ub, r.axis, r.normal, margin, m);
     }
     return m->count;
 }
@@ -242,14 +244,23 @@ int magdyn_obb_contacts(const magdyn_obb *a, const magdyn_obb *b, double margin,
                         int max_out)
 {
     magdyn_manifold m[MAGDYN_MAX_PAIR_MANIFOLDS];
+    magdyn_obb ua, ub;
     int n;
     if (!a || !b || !out || max_out < 1 || !(margin >= 0.0) || !isfinite(margin)) return 0;
     if (magdyn_obb_check(a) != MAGDYN_OK || magdyn_obb_check(b) != MAGDYN_OK) return 0;
-    if (primary(a, b, margin, &m[0]) == 0) return 0;
+    /* the boxes with unit quaternions for the geometry here (a valid box's
+     * may be off by 1e-9, which the manifold routine allows for; rotating
+     * by it would give normals off unit by as much) */
+    ua = *a;
+    ub = *b;
+    if (magdyn_quat_normalize(a->orientation, &ua.orientation) != MAGDYN_OK
+        || magdyn_quat_normalize(b->orientation, &ub.orientation) != MAGDYN_OK)
+        return 0;
+    if (primary(a, b, &ua, &ub, margin, &m[0]) == 0) return 0;
     n = 1;
     if (m[0].kind == MAGDYN_CONTACT_EDGE_EDGE && max_out > 1) {
-        n = corner_contacts(a, b, 1, margin, m, n);
-        n = corner_contacts(b, a, 0, margin, m, n);
+        n = corner_contacts(&ua, &ub, 1, margin, m, n);
+        n = corner_contacts(&ub, &ua, 0, margin, m, n);
     }
     if (!all_finite(m, n)) return 0;
     n = n < max_out ? n : max_out;
