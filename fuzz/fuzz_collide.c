@@ -63,6 +63,8 @@ static void check_sat(const magdyn_obb *a, const magdyn_obb *b)
     FZ_ASSERT(magdyn_obb_sat_checked(a, b, NULL) < 0);
 }
 
+static void check_ids(const magdyn_manifold *m, int n);
+
 static void check_manifold(const magdyn_obb *a, const magdyn_obb *b, double margin)
 {
     magdyn_manifold m;
@@ -85,6 +87,51 @@ static void check_manifold(const magdyn_obb *a, const magdyn_obb *b, double marg
             FZ_ASSERT(!isnan(m.depth[i]));
         }
     }
+    check_ids(&m, 1);
+}
+
+/* Ids: two feature numbers 0-26 (not 13) in the low bytes for the points
+ * of the n manifolds, all different; 0 for the unused points. */
+static void check_ids(const magdyn_manifold *m, int n)
+{
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < MAGDYN_MAX_CONTACTS; i++) {
+            unsigned id = m[k].id[i], fa = (id & 255) - 1, fb = (id >> 8) - 1;
+            if (i >= m[k].count) {
+                FZ_ASSERT(id == 0);
+                continue;
+            }
+            FZ_ASSERT(id >> 16 == 0 && fa <= 26 && fb <= 26 && fa != 13 && fb != 13);
+            for (int l = 0; l <= k; l++)
+                for (int j = 0; j < (l == k ? i : m[l].count); j++) FZ_ASSERT(m[l].id[j] != id);
+        }
+}
+
+/* The contact set: at most max_out manifolds, each with its points, unit
+ * normals, distinct ids; nothing written for bad input or apart boxes. */
+static void check_contacts(const magdyn_obb *a, const magdyn_obb *b, double margin)
+{
+    magdyn_manifold m[MAGDYN_MAX_PAIR_MANIFOLDS + 1], keep;
+    int ok = box_ok(a) && box_ok(b) && isfinite(margin) && margin >= 0;
+    memset(m, 0x5a, sizeof m);
+    memcpy(&keep, &m[0], sizeof keep);
+    int n = magdyn_obb_contacts(a, b, margin, m, MAGDYN_MAX_PAIR_MANIFOLDS);
+    FZ_ASSERT(n >= 0 && n <= MAGDYN_MAX_PAIR_MANIFOLDS);
+    FZ_ASSERT(memcmp(&m[MAGDYN_MAX_PAIR_MANIFOLDS], &keep, sizeof keep) == 0);
+    if (!ok || n == 0) {
+        FZ_ASSERT(n == 0 && memcmp(&m[0], &keep, sizeof keep) == 0);
+        return;
+    }
+    for (int k = 0; k < n; k++) {
+        FZ_ASSERT(m[k].count >= 1 && m[k].count <= MAGDYN_MAX_CONTACTS);
+        FZ_ASSERT(fz_unit_or_bad(m[k].normal.x, m[k].normal.y, m[k].normal.z));
+        for (int i = 0; i < m[k].count; i++)
+            FZ_ASSERT(magdyn_vec3_isfinite(m[k].point[i]) && isfinite(m[k].depth[i]));
+    }
+    check_ids(m, n);
+    /* max_out 1: the same first manifold */
+    magdyn_manifold one;
+    FZ_ASSERT(magdyn_obb_contacts(a, b, margin, &one, 1) == 1 && memcmp(&one, &m[0], sizeof one) == 0);
 }
 
 static void check_rect(const magdyn_rect *a, const magdyn_rect *b)
@@ -113,7 +160,8 @@ static int same_manifold(const magdyn_manifold *x, const magdyn_manifold *y)
     if (x->count != y->count || x->kind != y->kind || !FZ_SAME(x->normal, y->normal)) return 0;
     for (int i = 0; i < x->count; i++)
         if (!FZ_SAME(x->point[i], y->point[i]) || !FZ_SAME(x->depth[i], y->depth[i])) return 0;
-    return 1;
+    /* the ids of unused points too: 0 in both */
+    return FZ_SAME(x->id, y->id);
 }
 
 /* The batched tests on 9 pairs of the four boxes (two blocks of four and a
@@ -161,6 +209,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t k = 0; k < sizeof margins / sizeof margins[0]; k++) {
         check_manifold(&box[0], &box[1], margins[k]);
         check_manifold(&box[1], &box[0], margins[k]);
+        check_contacts(&box[0], &box[1], margins[k]);
     }
     check_rect(&ra, &rb);
     check_rect(&rb, &ra);

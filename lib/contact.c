@@ -39,6 +39,7 @@ static int face_contact(const obb_pair *P, int ref_is_a, int r, double sigma, do
     double c[3], e1[3], e2[3], depth[8];
     poly_t A, B, *cur;
     obb_frame F;
+    face_ids fid;
     int idx[4];
 
     /* ax[k] = incident axis k in R's frame (C or its transpose, by index
@@ -75,6 +76,7 @@ static int face_contact(const obb_pair *P, int ref_is_a, int r, double sigma, do
     c[2] = sigma * (d0[r] + sk * ax[k][r]);
     e1[0] = hI[k1] * ax[k1][r1]; e1[1] = hI[k1] * ax[k1][r2]; e1[2] = sigma * hI[k1] * ax[k1][r];
     e2[0] = hI[k2] * ax[k2][r1]; e2[1] = hI[k2] * ax[k2][r2]; e2[2] = sigma * hI[k2] * ax[k2][r];
+    for (i = 0; i < 4; i++) A.t[i] = (unsigned char)(i | i << TAG_LINE_SHIFT);
     for (i = 0; i < 3; i++) {
         A.v[i][0] = c[i] + e1[i] + e2[i];
         A.v[i][1] = c[i] - e1[i] + e2[i];
@@ -100,6 +102,7 @@ static int face_contact(const obb_pair *P, int ref_is_a, int r, double sigma, do
         out->count = 0;
         return 0;
     }
+    face_ids_of(&fid, ref_is_a, r, sigma > 0.0, k, !(dk[k] > 0.0));
     /* back to the inertial frame, halfway between the two surfaces */
     obb_frame_of(ref, &F);
     for (i = 0; i < n; i++) {
@@ -110,6 +113,7 @@ static int face_contact(const obb_pair *P, int ref_is_a, int r, double sigma, do
         out->point[i].y = F.c[1] + px * F.ax[r1][1] + py * F.ax[r2][1] + h * F.ax[r][1];
         out->point[i].z = F.c[2] + px * F.ax[r1][2] + py * F.ax[r2][2] + h * F.ax[r][2];
         out->depth[i] = depth[idx[i]];
+        out->id[i] = face_point_id(&fid, cur->t[idx[i]]);
     }
     out->count = n;
     out->kind = n >= 3 ? MAGDYN_CONTACT_FACE_FACE
@@ -141,6 +145,7 @@ static int edge_contact(const obb_pair *P, const magdyn_obb *a, int i, int j, co
     double pa[3], pb[3], sb[3], r[3], qa[3], qb[3], db[3], mid[3], pt[3];
     double bb, cc, ff, den, s, t, ha = P->ha[i], hb = P->hb[j];
     int k, q, i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
+    unsigned fa = 0, fb = 0;
 
     /* the edge of a furthest along -n and the edge of b furthest along +n */
     for (q = 0; q < 3; q++) {
@@ -151,6 +156,9 @@ static int edge_contact(const obb_pair *P, const magdyn_obb *a, int i, int j, co
         double nb = nl[0] * P->C[0][k] + nl[1] * P->C[1][k] + nl[2] * P->C[2][k];
         sb[k] = P->hb[k] * -obb_sign_if(nb > 0.0);
         pa[k] = P->ha[k] * obb_sign_if(nl[k] > 0.0);
+        /* the edges' feature digits (see FEATURE_ID) */
+        fa += POW3[k] * ((unsigned)(k == i) | (unsigned)((k != i) & !(nl[k] > 0.0)) << 1);
+        fb += POW3[k] * ((unsigned)(k == j) | (unsigned)((k != j) & (nb > 0.0)) << 1);
     }
     pa[i] = 0.0;
     /* (the two k != j in increasing order, picked without branches) */
@@ -191,6 +199,7 @@ static int edge_contact(const obb_pair *P, const magdyn_obb *a, int i, int j, co
     obb_pair_to_inertial(P, mid, pt);
     out->point[0] = magdyn_v3(a->center.x + pt[0], a->center.y + pt[1], a->center.z + pt[2]);
     out->depth[0] = (qb[0] - qa[0]) * nl[0] + (qb[1] - qa[1]) * nl[1] + (qb[2] - qa[2]) * nl[2];
+    out->id[0] = FEATURE_ID(fa, fb);
     out->count = 1;
     out->kind = MAGDYN_CONTACT_EDGE_EDGE;
     return 1;
@@ -225,6 +234,7 @@ static int manifold_from_sat(const obb_pair *P, const obb_sat *rp, const magdyn_
         /* (a blended near-parallel axis may understate the edges' gap) */
         if (out->depth[0] >= -margin) return 1;
         out->count = 0;
+        out->id[0] = 0;
         return 0;
     }
     /* degenerate edge pair of overlapping boxes: the best face decides */
@@ -268,4 +278,22 @@ int obb_manifold_from_sat(const obb_pair *P, const obb_sat *r, const magdyn_obb 
 {
     manifold_none(out);
     return manifold_finite(manifold_from_sat(P, r, a, b, margin, out), out);
+}
+
+int obb_face_manifold(const magdyn_obb *a, const magdyn_obb *b, int k, int pos, double margin,
+                      magdyn_manifold *out)
+{
+    obb_pair P;
+    double nl[3] = {0.0, 0.0, 0.0}, n[3], sigma = pos ? 1.0 : -1.0;
+    int q;
+    manifold_none(out);
+    if (!obb_pair_of(a, b, &P)) return 0;
+    /* the reference face's outward normal is sigma e_k; from b towards a
+     * it is that for a face of b, the opposite for a face of a */
+    if (k < 3) nl[k] = -sigma;
+    else
+        for (q = 0; q < 3; q++) nl[q] = sigma * P.C[q][k - 3];
+    obb_pair_to_inertial(&P, nl, n);
+    out->normal = magdyn_v3(n[0], n[1], n[2]);
+    return manifold_finite(face_contact(&P, k < 3, k < 3 ? k : k - 3, sigma, margin, k < 3 ? a : b, out), out);
 }

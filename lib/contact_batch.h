@@ -53,6 +53,11 @@ typedef struct {
     m4 r0, r1, ra;
     double q1[5][4][4], chv[4], pt[4][4][4];
     unsigned need[4], keep[4], cross[4], cyl;
+    /* for the ids: the reference face r and the incident face k of each
+     * lane, and the masks of lanes whose faces are on the + side */
+    int face_r[4], face_k[4];
+    unsigned r_pos, k_pos;
+    unsigned id[4][4];
     int cnt[4];
     magdyn_manifold *out[4];
 } face_group;
@@ -114,7 +119,17 @@ BLOCK_FN void face4_setup(const blockrec *rec, m4 pos, m4 axis, const magdyn_obb
     rot3(k0, k1, axv[0], axv[1], axv[2], &av[1], &av[2], &av[0]);
     rot3(k0, k1, axw[0], axw[1], axw[2], &aw[1], &aw[2], &aw[0]);
     rot3(k0, k1, hI[0], hI[1], hI[2], &h1, &h2, &sk);
-    sk = sk * vsign_if(vsel(k0, dk[0], vsel(k1, dk[1], dk[2])) > 0.0);
+    {
+        const v4 dkk = vsel(k0, dk[0], vsel(k1, dk[1], dk[2]));
+        const m4 kk = 2 + 2 * k0 + k1;   /* (masks are 0 or -1) */
+        sk = sk * vsign_if(dkk > 0.0);
+        g->k_pos = (unsigned)_mm256_movemask_pd((__m256d)(dkk > 0.0)) ^ 15u;
+        g->r_pos = (unsigned)_mm256_movemask_pd((__m256d)(sigma > 0.0));
+        for (i = 0; i < 4; i++) {
+            g->face_r[i] = (int)j[i];
+            g->face_k[i] = (int)kk[i];
+        }
+    }
     c[0] = du + sk * au[0];
     c[1] = dv + sk * av[0];
     c[2] = sigma * (dw + sk * aw[0]);
@@ -186,21 +201,33 @@ BLOCK_FN void face_lane(face_group *g, int l, double margin)
     unsigned sides = (g->need[0] >> l & 1) | (g->need[1] >> l & 1) << 1 | (g->need[2] >> l & 1) << 2
                      | (g->need[3] >> l & 1) << 3;
     double *qc = B_.v[c1], *qo = B_.v[1 - c1], *qz = B_.v[2];
-    /* (clip_side's stores, of the values computed in face4_setup) */
+    unsigned char *qt = B_.t;
+    /* the first side clipped (side 0 when none is: it keeps all four) */
+    const unsigned side = (unsigned)__builtin_ctz(sides | 16u) & 3u;
+    face_ids fid;
+    /* (clip_side's stores, of the values computed in face4_setup; a
+     * crossing that counts leaves the side where its vertex is kept) */
     for (i = 0; i < 4; i++) {
+        const unsigned keep = g->keep[i] >> l & 1;
         qc[m] = g->q1[0][i][l]; qo[m] = g->q1[1][i][l]; qz[m] = g->q1[2][i][l];
-        m += g->keep[i] >> l & 1;
+        qt[m] = (unsigned char)((unsigned)i | (unsigned)i << TAG_LINE_SHIFT);
+        m += (int)keep;
         qc[m] = g->chv[l]; qo[m] = g->q1[3][i][l]; qz[m] = g->q1[4][i][l];
+        qt[m] = (unsigned char)(CROSS_TAG[4 * i + side]
+                                | ((4 + side) << TAG_LINE_SHIFT & -keep) | ((unsigned)i << TAG_LINE_SHIFT & (keep - 1u)));
         m += g->cross[i] >> l & 1;
     }
     g->cnt[l] = face_clip_lane(&B_, &A_, m, sides & (sides - 1), g->hu[l], g->hv[l], g->hr[l], g->tol[l], margin, &cur,
                                dep, idx);
+    face_ids_of(&fid, (int)(g->ra[l] & 1), g->face_r[l], (int)(g->r_pos >> l & 1), g->face_k[l],
+                (int)(g->k_pos >> l & 1));
     /* (all four, counted or not: no branch on the count) */
     for (i = 0; i < 4; i++) {
         g->pt[0][l][i] = cur->v[0][idx[i]];
         g->pt[1][l][i] = cur->v[1][idx[i]];
         g->pt[2][l][i] = cur->v[2][idx[i]];
         g->pt[3][l][i] = dep[idx[i]];
+        g->id[l][i] = face_point_id(&fid, cur->t[idx[i]]) & -(unsigned)(i < g->cnt[l]);
     }
 }
 
@@ -266,6 +293,7 @@ BLOCK_FN void face4_out(const face_group *g)
         for (i = 0; i < 4; i++) {
             o->point[i] = magdyn_v3(P[0][i][l], P[1][i][l], P[2][i][l]);
             o->depth[i] = P[3][i][l];
+            o->id[i] = g->id[l][i];
         }
     }
 }

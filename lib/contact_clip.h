@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include "obb_core.h"
+#include "contact_impl.h"
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -28,48 +29,133 @@ static OBB_INLINE double clamp01(double s)
  * (and overwrites) up to 2 slots a vertex. */
 #define POLY_CAP 16
 
-/* A polygon in reference-face coordinates, coordinate by coordinate:
- * v[0], v[1] in the face plane, v[2] along its normal. */
-typedef struct { double v[3][POLY_CAP]; } poly_t;
+/*
+ * A polygon in reference-face coordinates, coordinate by coordinate:
+ * v[0], v[1] in the face plane, v[2] along its normal; t[i] tags vertex i
+ * with what made it and the line its edge to vertex i + 1 lies on:
+ * t = vertex | line << 5.  Lines 0-3 are the incident face's edges (edge q
+ * from its vertex q to q + 1), 4-7 the reference face's sides 0-3 (see
+ * face_clip).  Vertex tags: 0-3 the incident face's vertices, 4 + 4 e + s
+ * the crossing of incident edge e with side s, 20 + u + 2 v the corner of
+ * the reference face on side u (0 or 1, the sides along x) and side 2 + v
+ * (along y).  Tags are what the feature ids of the points come from
+ * (face_point_id).
+ */
+typedef struct {
+    double v[3][POLY_CAP];
+    unsigned char t[POLY_CAP];
+} poly_t;
+
+#define TAG_LINE_SHIFT 5
+
+/* The vertex tag of the crossing of line l with side s: CROSS_TAG[4 l + s]
+ * (a side crosses only the sides of the other direction; the rest, which
+ * cannot happen, are given the corner's tag as well) */
+static const unsigned char CROSS_TAG[32] = {
+    4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+    20, 20, 20, 22, 21, 21, 21, 23, 20, 21, 20, 20, 22, 23, 22, 22
+};
 
 /*
  * Sutherland-Hodgman against the line sgn * p[c] <= h, p = (x, y, z) in
- * reference-face coordinates, without a branch on the data (random
- * polygons mispredict every one): every vertex and crossing is written and
- * the count advances only when it belongs to the result.  Vertices up to
- * slack beyond the line count as on it (so coincident edges do not split
- * into pairs of points); new vertices lie exactly on the line.  A line the
- * polygon lies within leaves it unchanged (clip_needed skips it).  Each
- * vertex is loaded once and its tests carried over to the next edge.
+ * reference-face coordinates, side = 2 c + (sgn < 0), without a branch on
+ * the data (random polygons mispredict every one): every vertex and
+ * crossing is written and the count advances only when it belongs to the
+ * result.  Vertices up to slack beyond the line count as on it (so
+ * coincident edges do not split into pairs of points); new vertices lie
+ * exactly on the line.  A line the polygon lies within leaves it unchanged
+ * (clip_needed skips it).  Each vertex is loaded once and its tests
+ * carried over to the next edge.  Tags: a vertex kept keeps its own; a
+ * crossing is tagged by the line of the edge it cuts and this side, and
+ * its edge lies on the side when the polygon leaves there, else on the
+ * edge it cuts.
  */
-static OBB_INLINE int clip_side(poly_t *in, int n, poly_t *out, int c, double sgn, double h, double slack)
+static OBB_INLINE int clip_side(poly_t *in, int n, poly_t *out, int c, double sgn, double h, double slack,
+                                int side)
 {
     const int o = 1 - c;
     const double lim = h + slack, ch = sgn * h;
     const double *pc = in->v[c], *po = in->v[o], *pz = in->v[2];
+    const unsigned char *pt = in->t;
     double *qc = out->v[c], *qo = out->v[o], *qz = out->v[2];
+    unsigned char *qt = out->t;
+    const unsigned on_side = (unsigned)(4 + side) << TAG_LINE_SHIFT;
     /* vertex i (x), its distance past the line (dp) and past the line
      * itself (ep), carried over to the next edge */
     double xc = pc[0], xo = po[0], xz = pz[0], sp = sgn * xc, dp = sp - lim, ep = sp - h;
+    unsigned xt = pt[0];
     int i, m = 0, lep = dp <= 0.0, ltp = dp < 0.0, gtp = dp > 0.0;
     for (i = 0; i < n; i++) {
         int j = i + 1 == n ? 0 : i + 1;
         double yc = pc[j], yo = po[j], yz = pz[j], sq = sgn * yc, dq = sq - lim, eq = sq - h;
+        unsigned yt = pt[j], line = xt >> TAG_LINE_SHIFT;
         /* where the edge crosses the line itself */
         double s = clamp01(ep / (ep - eq));
         int leq = dq <= 0.0, ltq = dq < 0.0, gtq = dq > 0.0;
-        qc[m] = xc; qo[m] = xo; qz[m] = xz;
+        qc[m] = xc; qo[m] = xo; qz[m] = xz; qt[m] = (unsigned char)xt;
         m += lep;
         qc[m] = ch;
         qo[m] = xo + s * (yo - xo);
         qz[m] = xz + s * (yz - xz);
+        /* (a select by mask: gcc branches on the ternary) */
+        qt[m] = (unsigned char)(CROSS_TAG[4 * line + (unsigned)side] | (on_side & -(unsigned)ltp)
+                                | (line << TAG_LINE_SHIFT & ((unsigned)ltp - 1u)));
         m += (ltp & gtq) | (gtp & ltq);
-        xc = yc; xo = yo; xz = yz; ep = eq;
+        xc = yc; xo = yo; xz = yz; ep = eq; xt = yt;
         lep = leq; ltp = ltq; gtp = gtq;
     }
     /* (a convex polygon gains at most one vertex a line; rounding could
      * only add more for vertices within ulps of the line) */
     return m < 8 ? m : 8;
+}
+
+/* For each vertex tag, the digits of the incident box's feature along the
+ * incident face's in-plane axes k + 1, k + 2 (bits 0-1, 2-3) and of the
+ * reference box's along r + 1, r + 2 (bits 4-5, 6-7): an incident vertex
+ * lies on the reference face, a crossing is an incident edge on a
+ * reference edge, a reference corner lies on the incident face. */
+#define TAG_DIGITS_(i1, i2, r1, r2) ((i1) | (i2) << 2 | (r1) << 4 | (r2) << 6)
+static const unsigned char TAG_DIGITS[32] = {
+    /* incident vertices 0-3: (+,+), (-,+), (-,-), (+,-); the reference face */
+    TAG_DIGITS_(2, 2, 1, 1), TAG_DIGITS_(0, 2, 1, 1), TAG_DIGITS_(0, 0, 1, 1), TAG_DIGITS_(2, 0, 1, 1),
+    /* incident edge e (along k + 1 at +, along k + 2 at -, along k + 1 at
+     * -, along k + 2 at +) with side s (its reference edge along r + 2 at
+     * +, at -, along r + 1 at +, at -) */
+    TAG_DIGITS_(1, 2, 2, 1), TAG_DIGITS_(1, 2, 0, 1), TAG_DIGITS_(1, 2, 1, 2), TAG_DIGITS_(1, 2, 1, 0),
+    TAG_DIGITS_(0, 1, 2, 1), TAG_DIGITS_(0, 1, 0, 1), TAG_DIGITS_(0, 1, 1, 2), TAG_DIGITS_(0, 1, 1, 0),
+    TAG_DIGITS_(1, 0, 2, 1), TAG_DIGITS_(1, 0, 0, 1), TAG_DIGITS_(1, 0, 1, 2), TAG_DIGITS_(1, 0, 1, 0),
+    TAG_DIGITS_(2, 1, 2, 1), TAG_DIGITS_(2, 1, 0, 1), TAG_DIGITS_(2, 1, 1, 2), TAG_DIGITS_(2, 1, 1, 0),
+    /* reference corners (+,+), (-,+), (+,-), (-,-) on the incident face */
+    TAG_DIGITS_(1, 1, 2, 2), TAG_DIGITS_(1, 1, 0, 2), TAG_DIGITS_(1, 1, 2, 0), TAG_DIGITS_(1, 1, 0, 0)
+};
+
+/* What the ids of one face contact share: the weights of the in-plane
+ * digits, the digits along the faces' normals, and which box is which. */
+typedef struct {
+    unsigned base_i, wi1, wi2, base_r, wr1, wr2, shift_r;
+} face_ids;
+
+/* For reference face r of box a (ref_is_a) or b, outward along +e_r
+ * (r_pos) or -e_r, and incident face k, outward along +e_k (k_pos) or -e_k. */
+static OBB_INLINE void face_ids_of(face_ids *f, int ref_is_a, int r, int r_pos, int k, int k_pos)
+{
+    static const int next[3] = {1, 2, 0}, prev[3] = {2, 0, 1};
+    f->base_i = (unsigned)(2 * k_pos) * POW3[k];
+    f->wi1 = POW3[next[k]];
+    f->wi2 = POW3[prev[k]];
+    f->base_r = (unsigned)(2 * r_pos) * POW3[r];
+    f->wr1 = POW3[next[r]];
+    f->wr2 = POW3[prev[r]];
+    f->shift_r = ref_is_a ? 0u : 8u;
+}
+
+/* The id of a clipped point from its polygon tag. */
+static OBB_INLINE unsigned face_point_id(const face_ids *f, unsigned tag)
+{
+    unsigned d = TAG_DIGITS[tag & 31], fi, fr;
+    fi = f->base_i + f->wi1 * (d & 3) + f->wi2 * (d >> 2 & 3);
+    fr = f->base_r + f->wr1 * (d >> 4 & 3) + f->wr2 * (d >> 6);
+    return (fr + 1) << f->shift_r | (fi + 1) << (8 - f->shift_r);
 }
 
 /* 1 unless every vertex of the polygon has sgn * p[c] <= lim, the
@@ -183,7 +269,8 @@ static inline void reduce4(const poly_t *p, const double *depth, int n, int *idx
  * sgn p[c] <= hu (c = 0) or hv (c = 1); see clip_needed), its vertices at
  * most margin above the face (at hr) kept, more than four cut down to
  * four.  Returns their number (0 when none is kept); vertex i is
- * (*res)->v[.][idx[i]], depth[idx[i]].  spare is scratch.
+ * (*res)->v[.][idx[i]], depth[idx[i]], tag (*res)->t[idx[i]].  spare is
+ * scratch.
  */
 static OBB_INLINE int face_clip(poly_t *cur, poly_t *spare, int n, unsigned sides, double hu, double hv,
                                 double hr, double tol, double margin, poly_t **res, double *depth, int *idx)
@@ -192,7 +279,7 @@ static OBB_INLINE int face_clip(poly_t *cur, poly_t *spare, int n, unsigned side
     int i, kept;
     for (; sides; sides &= sides - 1) {
         int side = __builtin_ctz(sides), cc = side >> 1;
-        n = clip_side(cur, n, spare, cc, side & 1 ? -1.0 : 1.0, cc ? hv : hu, tol);
+        n = clip_side(cur, n, spare, cc, side & 1 ? -1.0 : 1.0, cc ? hv : hu, tol, side);
         t = cur; cur = spare; spare = t;
     }
     /* the vertices at most margin above the reference face, compacted */
@@ -200,6 +287,7 @@ static OBB_INLINE int face_clip(poly_t *cur, poly_t *spare, int n, unsigned side
     for (i = 0; i < n; i++) {
         double dep = hr - cur->v[2][i];
         cur->v[0][kept] = cur->v[0][i]; cur->v[1][kept] = cur->v[1][i]; cur->v[2][kept] = cur->v[2][i];
+        cur->t[kept] = cur->t[i];
         depth[kept] = dep;
         kept += dep >= -margin;
     }

@@ -8,12 +8,26 @@
 #include <magdyn/contact.h>
 #include "obb_core.h"
 
-/* The manifold of no contact, and of bad input. */
+/*
+ * Feature ids.  A feature of a box is named by its signs s_q in {-1, 0, 1}
+ * along the body axes q (the points of the box at s_q h_q on each axis with
+ * s_q != 0: a corner, an edge with one zero, a face with two) as the digits
+ * d_q = s_q + 1 of f = d_0 + 3 d_1 + 9 d_2; a contact point's id is
+ * (f_a + 1) | (f_b + 1) << 8, the features of a and b that meet there.
+ */
+#define FEATURE_ID(fa, fb) ((unsigned)((fa) + 1) | (unsigned)((fb) + 1) << 8)
+
+/* 3^q, the weight of digit q */
+static const unsigned char POW3[3] = {1, 3, 9};
+
+/* The manifold of no contact, and of bad input; unused ids are 0. */
 static inline void manifold_none(magdyn_manifold *out)
 {
+    int i;
     out->count = 0;
     out->kind = MAGDYN_CONTACT_FACE_FACE;
     out->normal = magdyn_v3(0.0, 0.0, 0.0);
+    for (i = 0; i < MAGDYN_MAX_CONTACTS; i++) out->id[i] = 0;
 }
 
 /*
@@ -44,5 +58,15 @@ static inline int manifold_finite(int n, magdyn_manifold *out)
  */
 int obb_manifold_from_sat(const obb_pair *P, const obb_sat *r, const magdyn_obb *a,
                           const magdyn_obb *b, double margin, magdyn_manifold *out);
+
+/*
+ * The face contact of valid boxes a and b with a given reference face:
+ * face k (0-2 of a, 3-5 of b: axis k mod 3) on the + side of its axis
+ * (pos) or the - side, clipped as magdyn_obb_manifold clips it; the normal
+ * is that face's, from b towards a.  Returns the point count (0 when no
+ * point is within margin, or the points are not finite).
+ */
+int obb_face_manifold(const magdyn_obb *a, const magdyn_obb *b, int k, int pos, double margin,
+                      magdyn_manifold *out);
 
 #endif

@@ -577,7 +577,7 @@ BLOCK_FN int edge4(const edge_picks *e, double margin, magdyn_manifold **out)
     v4 qw = LD(e->q[0]), qx = LD(e->q[1]), qy = LD(e->q[2]), qz = LD(e->q[3]), ka = LD(e->ka);
     v4 C[3][3], db0, db1, db2, dbi1, dbi2, li1, li2, L0, L1, L2;
     v4 k, nl0, nl1, nl2, nb[3], sb[3], pa0, pa1, pa2, pb0, pb1, pb2, sbka, sbkb, r0, r1, r2, bb, cc, ff, den;
-    v4 s, t, hai, hbj, qa0, qa1, qa2, qb0, qb1, qb2, n[3], pt[3], depth;
+    v4 s, t, hai, hbj, qa0, qa1, qa2, qb0, qb1, qb2, n[3], pt[3], depth, fa, fb;
     m4 redo, bad;
     int c, l;
     for (c = 0; c < 9; c++) C[c / 3][c % 3] = LD(e->C[c / 3][c % 3]);
@@ -603,6 +603,16 @@ BLOCK_FN int edge4(const edge_picks *e, double margin, magdyn_manifold **out)
     for (c = 0; c < 3; c++) {
         nb[c] = nl0 * C[0][c] + nl1 * C[1][c] + nl2 * C[2][c];
         sb[c] = LD(e->hb[c]) * -vsign_if(nb[c] > 0.0);
+    }
+    /* the edges' features (FEATURE_ID), as edge_contact: digit 1 along
+     * the edge, else 0 or 2 by the side it lies on */
+    {
+        const v4 one_ = one, two = {2.0, 2.0, 2.0, 2.0};
+        const m4 j1 = ~(j0 | j2);
+        fa = vsel(oh0, one_, vsel(nl0 > 0.0, zero, two)) + 3.0 * vsel(oh1, one_, vsel(nl1 > 0.0, zero, two))
+             + 9.0 * vsel(oh2, one_, vsel(nl2 > 0.0, zero, two));
+        fb = vsel(j0, one_, vsel(nb[0] > 0.0, two, zero)) + 3.0 * vsel(j1, one_, vsel(nb[1] > 0.0, two, zero))
+             + 9.0 * vsel(j2, one_, vsel(nb[2] > 0.0, two, zero));
     }
     pa0 = vsel(oh0, (v4){0, 0, 0, 0}, LD(e->ha[0]) * vsign_if(nl0 > 0.0));
     pa1 = vsel(oh1, (v4){0, 0, 0, 0}, LD(e->ha[1]) * vsign_if(nl1 > 0.0));
@@ -641,6 +651,7 @@ BLOCK_FN int edge4(const edge_picks *e, double margin, magdyn_manifold **out)
         o->point[0] = magdyn_v3(pt[0][l], pt[1][l], pt[2][l]);
         o->depth[0] = depth[l];
         o->count = depth[l] >= -margin;
+        o->id[0] = FEATURE_ID((unsigned)fa[l], (unsigned)fb[l]) & -(unsigned)o->count;
         o->kind = MAGDYN_CONTACT_EDGE_EDGE;
     }
     return _mm256_movemask_pd((__m256d)redo);

@@ -9,7 +9,8 @@
 
 #include <magdyn.h>
 
-/* 1 when two manifolds are the same to the last bit */
+/* 1 when two manifolds are the same to the last bit, feature ids
+ * included (all of them: the unused ones are 0 in both) */
 static inline int same_manifold(const magdyn_manifold *x, const magdyn_manifold *y)
 {
     int i;
@@ -20,6 +21,8 @@ static inline int same_manifold(const magdyn_manifold *x, const magdyn_manifold 
         if (x->point[i].x != y->point[i].x || x->point[i].y != y->point[i].y
             || x->point[i].z != y->point[i].z || x->depth[i] != y->depth[i])
             return 0;
+    for (i = 0; i < MAGDYN_MAX_CONTACTS; i++)
+        if (x->id[i] != y->id[i]) return 0;
     return 1;
 }
 

@@ -22,6 +22,20 @@
  * except when the SAT picks an edge pair of overlapping boxes whose closest
  * points fall outside the edges (a degenerate sliver axis of nearly parallel
  * edges), where the best face axis is used instead.
+ *
+ * Feature ids: id[i] names the feature of a and the feature of b that meet
+ * at point i.  A feature of a box is given by its signs s_x, s_y, s_z in
+ * {-1, 0, +1} along the box's body axes (the points of the box at body
+ * coordinate s_q h_q on every axis q with s_q != 0): a corner has no zero,
+ * an edge one, a face two; it is numbered f = (s_x + 1) + 3 (s_y + 1) +
+ * 9 (s_z + 1) (0-26, 13 unused), and id = (f_a + 1) | (f_b + 1) << 8.  A
+ * vertex of the incident face on the reference face is (corner, face), an
+ * incident edge crossing a side of the reference face (edge, edge), a
+ * corner of the reference face inside the incident face (face, corner) or
+ * (corner, face), an edge-edge contact (edge, edge).  The ids of one
+ * manifold differ; a small motion that keeps the same features in touch
+ * keeps their ids (whichever box's face the SAT takes as reference), so
+ * equal ids in two steps mean the same contact.  id[i] = 0 for i >= count.
  */
 #ifndef MAGDYN_CONTACT_H
 #define MAGDYN_CONTACT_H
@@ -47,6 +61,7 @@ typedef struct {
     int count;
     magdyn_vec3 point[MAGDYN_MAX_CONTACTS];   /* inertial frame */
     double depth[MAGDYN_MAX_CONTACTS];        /* > 0 penetration, < 0 gap */
+    unsigned int id[MAGDYN_MAX_CONTACTS];  /* feature id of each point: which face, edge or vertex of each box made it; equal ids in two steps mean the same contact */
 } magdyn_manifold;
 
 /*
@@ -79,6 +94,47 @@ MAGDYN_API int magdyn_obb_manifold(const magdyn_obb *a, const magdyn_obb *b, dou
 MAGDYN_API magdyn_status magdyn_obb_manifold_pairs(int nboxes, const magdyn_obb *boxes, int npairs,
                                                    const int *pairs, double margin,
                                                    magdyn_manifold *out);
+
+/* At most this many manifolds of one pair (magdyn_obb_contacts): the
+ * primary one and one for each face of either box. */
+#define MAGDYN_MAX_PAIR_MANIFOLDS 13
+
+/*
+ * All contacts of boxes a and b within margin >= 0 [m], as a stepper
+ * holding them in resting contact needs.  out[0] is the manifold of
+ * magdyn_obb_manifold with these repairs:
+ *  - no point although the SAT separation is within margin (an edge-edge
+ *    approach beyond the edges' ends, a face that the other box does not
+ *    face laterally): one point halfway between the two boxes' corners
+ *    furthest along the SAT normal, each towards the other box, depth minus
+ *    the separation, EDGE_EDGE, id (corner of a, corner of b);
+ *  - an edge-edge manifold whose normal is within 1e-5 (cosine) of a face
+ *    normal (faces parallel, edges crossing, as two bars stacked
+ *    crosswise, where the SAT may pick an edge axis): replaced by the face
+ *    contact of that face as reference (the best such face, a's first on
+ *    ties), clipped as magdyn_obb_manifold clips, normal the face's,
+ *    when it has points within margin;
+ *  - otherwise an edge-edge manifold of edges within 15 degrees of parallel
+ *    (touching along a segment): the ends of the part where the edges face
+ *    each other, within margin, appended, each halfway between the edges,
+ *    id (corner, edge) or (edge, corner) by whose edge ends there.
+ * When out[0] is then EDGE_EDGE (one point where the edges pass, which a
+ * corner at an edge's end can slide past), every face of b with corners of
+ * a within margin of it (the corner outside each of b's slabs by at most
+ * margin; its face the one it is least inside) gives one more manifold,
+ * then every face of a with corners of b: normal the face's, from b
+ * towards a; kind EDGE_FACE (face of b) or FACE_EDGE (face of a); points
+ * halfway between the corner and the face's plane, depth the corner's
+ * depth below the face; ids (corner, face).  Every point of every manifold
+ * has its feature id, and the ids of all the manifolds of the pair differ.
+ * Returns the number of manifolds written to out[0 .. n - 1], n <= max_out
+ * (the primary first, the corners' in the order above): 0, with nothing
+ * written, when the boxes are apart by more than margin, and for bad input
+ * (NULL a, b or out, a box magdyn_obb_check rejects, margin negative or not
+ * finite, max_out < 1) and boxes so large that points overflow.
+ */
+MAGDYN_API int magdyn_obb_contacts(const magdyn_obb *a, const magdyn_obb *b, double margin,
+                                   magdyn_manifold *out, int max_out);
 
 #ifdef __cplusplus
 }
