@@ -240,8 +240,9 @@ START_TEST(cuboid_force_is_minus_grad_energy)
 END_TEST
 
 /* Energy near contact: E(gap 0) - E(gap d) = int_0^d F_z dz (the work of
- * the force on the upper box as it moves out) for two twisted boxes face on face (work-energy balance, the quantity an
- * integrator's energy bookkeeping needs).  The force (tolerance 1e-6) is
+ * the force on the upper box as it moves out) for two twisted boxes face
+ * on face (work-energy balance, the quantity an integrator's energy
+ * bookkeeping needs).  The force (tolerance 1e-6) is
  * integrated by 8-point Gauss-Legendre on intervals graded towards
  * contact. */
 START_TEST(cuboid_energy_near_contact_is_the_work)
