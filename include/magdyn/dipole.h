@@ -177,6 +177,93 @@ MAGDYN_API magdyn_status magdyn_cuboid_force_parallel(const magdyn_cuboid *src,
                                                       magdyn_vec3 *force,
                                                       magdyn_vec3 *torque);
 
+/* ---- many magnets (lib/magnets.c) ---------------------------------------- */
+
+/* How magnets push each other. */
+typedef enum {
+    MAGDYN_MODEL_DIPOLE = 0,  /* point dipoles at the centres, moment J V / mu0 */
+    MAGDYN_MODEL_CUBOID = 1   /* uniformly magnetised boxes, exact field */
+} magdyn_magnet_model;
+
+/*
+ * Forces and torques among n magnets c[0..n-1] (placed boxes as above; the
+ * moment of magnet i is R_i J_i V_i / mu0, V_i = 8 hx hy hz).  force[i] [N]
+ * is the sum of the forces on i due to all the others and torque[i] [N m]
+ * the sum of their torques about c[i].center, both inertial; the arrays
+ * are overwritten.  The output arrays must not overlap c.
+ *
+ * passive may be NULL (no magnet is passive); otherwise a pair whose two
+ * magnets are both flagged (non-zero) is skipped: a passive magnet still
+ * receives the forces and torques of the non-passive ones, not those of
+ * other passive ones (for sleeping or held magnets, whose mutual forces
+ * are not needed).  Skipped pairs are not checked for overlap.
+ *
+ * MAGDYN_MODEL_DIPOLE: point dipoles at the centres; with no passive magnet
+ * this is magdyn_dipoles_interact on the moments, otherwise a direct loop
+ * over the needed pairs (magdyn_dipole_force_torque, the reaction by
+ * Newton's third law and the balance of angular momentum); both agree to
+ * rounding.  rel_tol is not used.  Box overlap is not checked; coincident
+ * centres are MAGDYN_EOVERLAP.
+ *
+ * MAGDYN_MODEL_CUBOID: magdyn_cuboid_force_torque for each needed pair to
+ * relative accuracy rel_tol in [1e-12, 0.1], the lower-indexed magnet as
+ * src, the other getting the reaction -F, -T - (c_j - c_i) x F.  Boxes
+ * that interpenetrate by at most half the smallest half extent of the two
+ * (a resting contact within a length tolerance, or an integrator's trial
+ * stage overshooting a contact) get the force and torque of the touching
+ * configuration: the higher-indexed box moved out along the axis of least
+ * penetration (magdyn_obb_sat) by the depth (times 1 + 1e-6, plus 1e-12
+ * m); the torques still balance about the actual centres.  Deeper overlap
+ * is MAGDYN_EOVERLAP.
+ *
+ * Returns MAGDYN_OK; MAGDYN_EINVAL for n < 0, c, force or torque NULL with
+ * n > 0, an unknown model, rel_tol out of range (CUBOID model only), or
+ * non-positive half extents; MAGDYN_ENONFINITE for NaN/Inf in c (or a NaN
+ * rel_tol with the CUBOID model); MAGDYN_ENORM for an orientation with
+ * ||q| - 1| > 1e-9; MAGDYN_ENOMEM; else the status of the first failing
+ * pair (MAGDYN_EOVERLAP, MAGDYN_ENOCONV).  On failure the outputs are
+ * untouched.  Reentrant; allocates O(n) scratch.
+ */
+MAGDYN_API magdyn_status magdyn_magnets_interact(int n, const magdyn_cuboid *c,
+                                                 magdyn_magnet_model model, double rel_tol,
+                                                 const unsigned char *passive,
+                                                 magdyn_vec3 *force, magdyn_vec3 *torque);
+
+/*
+ * Interaction energy [J] of the magnets c[0..n-1]: the sum over every pair
+ * with at least one magnet flagged (non-zero) in which (which NULL: all
+ * pairs).  Uniform fields and gravity are not included.
+ *
+ * MAGDYN_MODEL_DIPOLE: -m_j . B_i(p_j) (magdyn_dipole_energy) per pair;
+ * rel_tol is not used; coincident centres are MAGDYN_EOVERLAP.
+ * MAGDYN_MODEL_CUBOID: -integral over the higher-indexed box j of
+ * M_j . B_i dV (M = J/mu0) with the exact field B_i of box i
+ * (magdyn_cuboid_field), to relative accuracy rel_tol in [1e-12, 0.1] by
+ * the error estimate of globally adaptive Genz-Malik cubature over box j
+ * (degree 7 with an embedded degree 5 rule; bisection grades the mesh
+ * towards the logarithmic edge singularities of B_i near contact), with a
+ * rounding floor of 1e-10 times the integral of |J_j . B_i|.  Pairs more
+ * than 4 half diagonals of j from every edge of i use the 6^3-point
+ * Gauss-Legendre product rule alone (error ~1e-11 relative there), for
+ * rel_tol >= 1e-10.  The estimate is pessimistic near contact: measured
+ * errors at touching are ~1e-6 relative for rel_tol 1e-4 .. 1e-5 (a fixed
+ * 6^3-point rule errs by up to 5e-3 there), at 0.1-30 ms per pair;
+ * rel_tol below ~1e-6 near contact (or below ~1e-9 at a few sizes) can
+ * exhaust the cubature's budget of 4000 regions: MAGDYN_ENOCONV.
+ * Overlap is treated as by magdyn_magnets_interact (within half the
+ * smallest half extent: the touching configuration; deeper:
+ * MAGDYN_EOVERLAP), so the forces of that function are minus the
+ * gradient of this energy.
+ *
+ * Returns the statuses of magdyn_magnets_interact (energy NULL is
+ * MAGDYN_EINVAL; MAGDYN_ENOCONV as above, or for an overflowing result);
+ * *energy is untouched on failure.  Reentrant; the CUBOID model allocates
+ * 256 kB of scratch for a pair near contact.
+ */
+MAGDYN_API magdyn_status magdyn_magnets_energy(int n, const magdyn_cuboid *c,
+                                               magdyn_magnet_model model, double rel_tol,
+                                               const unsigned char *which, double *energy);
+
 #ifdef __cplusplus
 }
 #endif

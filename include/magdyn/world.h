@@ -8,16 +8,11 @@
 
 #include <magdyn/vec.h>
 #include <magdyn/contact.h>
+#include <magdyn/dipole.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* How magnets push each other. */
-typedef enum {
-    MAGDYN_MODEL_DIPOLE = 0,  /* point dipoles at the centres (seed 000's model) */
-    MAGDYN_MODEL_CUBOID = 1   /* uniformly magnetised boxes, exact field (J = mu0 m / V) */
-} magdyn_magnet_model;
 
 /*
  * One collision, as told to the params' callback.  i and j index the magnets
