@@ -100,10 +100,12 @@ int render_video(const char *dir, const char *name, int fps)
 }
 
 #ifdef HAVE_CAIRO
-/* Camera: azimuth 35 degrees, elevation 25 degrees, z up. */
-static void basis(magdyn_vec3 *right, magdyn_vec3 *up, magdyn_vec3 *toward)
+/* Camera: looking from the view's azimuth and elevation, z up. */
+static void basis(const render_view *v, magdyn_vec3 *right, magdyn_vec3 *up, magdyn_vec3 *toward)
 {
-    double az = 35.0 * MAGDYN_PI / 180, el = 25.0 * MAGDYN_PI / 180;
+    int dflt = v->azimuth == 0.0 && v->elevation == 0.0;
+    double az = (dflt ? 35.0 : v->azimuth) * MAGDYN_PI / 180;
+    double el = (dflt ? 25.0 : v->elevation) * MAGDYN_PI / 180;
     *toward = magdyn_v3(cos(el) * sin(az), -cos(el) * cos(az), sin(el));
     *right = magdyn_v3(cos(az), sin(az), 0);
     *up = magdyn_vec3_cross(*toward, *right);
@@ -133,7 +135,7 @@ int render_png(const char *path, const magdyn_world *w, const render_view *v, in
     int n = magdyn_world_count(w), i, f, k, rc;
     double scale = 0.5 * width / v->half_width;
     order *ord = malloc((size_t)(n > 0 ? n : 1) * sizeof *ord);
-    basis(&right, &up, &toward);
+    basis(v, &right, &up, &toward);
     light = magdyn_v3(0.3, -0.5, 0.8);
     light = magdyn_vec3_scale(light, 1.0 / magdyn_vec3_norm(light));
     cairo_set_source_rgb(cr, 0.97, 0.97, 0.95);

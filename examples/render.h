@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include <magdyn.h>
 
-/* A fixed orthographic camera: the scene centre [m] and the half width of
- * the view [m]. */
+/* A fixed orthographic camera: the scene centre [m], the half width of
+ * the view [m], and the direction it looks from: azimuth and elevation
+ * [deg] (both 0: the default oblique view, 35 and 25). */
 typedef struct {
     magdyn_vec3 center;
     double half_width;
+    double azimuth, elevation;
 } render_view;
 
 /* 1 when the examples were built with cairo. */

@@ -38,7 +38,7 @@ int main(int argc, char **argv)
     magdyn_world_params p = magdyn_world_params_default();
     magdyn_world *w;
     magdyn_magnet a, b, ob;
-    render_view view = {{0.0, 0, 0.024}, 0.045};
+    render_view view = {{0.0, 0, 0.024}, 0.045, 0, 0};
     double br = 1.3, vol = 0.02 * 0.01 * 0.005;
     magdyn_status s;
 

@@ -92,7 +92,7 @@ int main(int argc, char **argv)
     magdyn_world_params p = magdyn_world_params_default();
     magdyn_world *w;
     magdyn_magnet a, oa, ob;
-    render_view view = {{0.006, 0, 0.024}, 0.05};
+    render_view view = {{0.006, 0, 0.024}, 0.05, 0, 0};
     double e0, tilt, gap;
     magdyn_world_stats st;
     magdyn_status s;

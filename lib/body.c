@@ -119,3 +119,98 @@ magdyn_obb magdyn_body_obb(const magdyn_body *b)
     o.half = b->half;
     return o;
 }
+
+void magdyn_body_to_state(const magdyn_body *b, double *y)
+{
+    magdyn_vec3 wb;
+    if (!b || !y) return;
+    wb = magdyn_quat_rotate_inv(b->orientation, b->omega);
+    y[0] = b->position.x; y[1] = b->position.y; y[2] = b->position.z;
+    y[3] = b->velocity.x; y[4] = b->velocity.y; y[5] = b->velocity.z;
+    y[6] = b->orientation.w; y[7] = b->orientation.x;
+    y[8] = b->orientation.y; y[9] = b->orientation.z;
+    y[10] = wb.x; y[11] = wb.y; y[12] = wb.z;
+}
+
+/* The unit quaternion of y[6..9]: integrators drift off the unit sphere. */
+static magdyn_quat state_quat(const double *y)
+{
+    magdyn_quat r = magdyn_q(y[6], y[7], y[8], y[9]);
+    double s = 1.0 / magdyn_quat_norm(r);
+    return magdyn_q(r.w * s, r.x * s, r.y * s, r.z * s);
+}
+
+void magdyn_body_from_state(magdyn_body *b, double *y)
+{
+    magdyn_quat q;
+    if (!b || !y) return;
+    q = state_quat(y);
+    y[6] = q.w; y[7] = q.x; y[8] = q.y; y[9] = q.z;
+    b->position = magdyn_v3(y[0], y[1], y[2]);
+    b->velocity = magdyn_v3(y[3], y[4], y[5]);
+    b->orientation = q;
+    b->omega = magdyn_quat_rotate(q, magdyn_v3(y[10], y[11], y[12]));
+}
+
+void magdyn_body_state_derivative(const magdyn_body *b, const double *y, magdyn_vec3 force,
+                                  magdyn_vec3 torque, double *d)
+{
+    magdyn_quat q, dq;
+    magdyn_vec3 wb, tb, iw, dw;
+    int k;
+    if (!b || !y || !d) return;
+    if (b->fixed) {
+        for (k = 0; k < MAGDYN_BODY_STATE; k++) d[k] = 0.0;
+        return;
+    }
+    q = magdyn_q(y[6], y[7], y[8], y[9]);
+    wb = magdyn_v3(y[10], y[11], y[12]);
+    tb = magdyn_quat_rotate_inv(state_quat(y), torque);
+    iw = magdyn_v3(b->inertia.x * wb.x, b->inertia.y * wb.y, b->inertia.z * wb.z);
+    dw = magdyn_vec3_sub(tb, magdyn_vec3_cross(wb, iw));
+    dq = magdyn_quat_derivative(q, wb);
+    d[0] = y[3]; d[1] = y[4]; d[2] = y[5];
+    d[3] = force.x / b->mass; d[4] = force.y / b->mass; d[5] = force.z / b->mass;
+    d[6] = dq.w; d[7] = dq.x; d[8] = dq.y; d[9] = dq.z;
+    d[10] = dw.x / b->inertia.x; d[11] = dw.y / b->inertia.y; d[12] = dw.z / b->inertia.z;
+}
+
+/* Angular momentum about the centre [kg m^2/s], inertial: R I R^T omega. */
+static magdyn_vec3 spin_momentum(const magdyn_body *b)
+{
+    magdyn_vec3 wb = magdyn_quat_rotate_inv(b->orientation, b->omega);
+    return magdyn_quat_rotate(b->orientation, magdyn_v3(b->inertia.x * wb.x, b->inertia.y * wb.y,
+                                                        b->inertia.z * wb.z));
+}
+
+/* The angular velocity of spin momentum l at the body's orientation. */
+static magdyn_vec3 omega_of(const magdyn_body *b, magdyn_vec3 l)
+{
+    magdyn_vec3 lb = magdyn_quat_rotate_inv(b->orientation, l);
+    return magdyn_quat_rotate(b->orientation, magdyn_v3(lb.x / b->inertia.x, lb.y / b->inertia.y,
+                                                        lb.z / b->inertia.z));
+}
+
+void magdyn_body_kick(magdyn_body *b, magdyn_vec3 force, magdyn_vec3 torque, double h)
+{
+    if (!b || b->fixed) return;
+    b->velocity = magdyn_vec3_madd(b->velocity, h / b->mass, force);
+    b->omega = omega_of(b, magdyn_vec3_madd(spin_momentum(b), h, torque));
+}
+
+void magdyn_body_drift(magdyn_body *b, double h)
+{
+    magdyn_vec3 l;
+    if (!b || b->fixed) return;
+    l = spin_momentum(b);
+    b->position = magdyn_vec3_madd(b->position, h, b->velocity);
+    b->orientation = magdyn_quat_integrate(b->orientation,
+                                           magdyn_quat_rotate_inv(b->orientation, b->omega), h);
+    b->omega = omega_of(b, l);
+}
+
+double magdyn_body_point_speed(const magdyn_body *b)
+{
+    if (!b || b->fixed) return 0.0;
+    return magdyn_vec3_norm(b->velocity) + magdyn_vec3_norm(b->omega) * magdyn_vec3_norm(b->half);
+}

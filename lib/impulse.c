@@ -15,6 +15,7 @@ magdyn_impulse_params magdyn_impulse_params_default(void)
     p.bounce_speed = 1e-3;
     p.max_iterations = 20000;
     p.tolerance = 1e-12;
+    p.warm_start = 0;
     return p;
 }
 
@@ -101,6 +102,34 @@ static double kinetic(const magdyn_body *bs, const bscratch *sc, int nb)
     return e;
 }
 
+/* Start each row from its contact's impulse on entry, projected onto the
+ * feasible set: normal part >= 0, tangential part inside the friction cone. */
+static void warm(magdyn_body *bs, const bscratch *sc, row *rows, int nr, const magdyn_contact *c,
+                 double mu)
+{
+    int i;
+    for (i = 0; i < nr; i++) {
+        row *r = &rows[i];
+        magdyn_vec3 p = c[r->c].impulse[r->k];
+        double ln = magdyn_vec3_dot(p, r->n), lt[2], len, lim;
+        if (!(ln > 0.0)) continue;
+        lt[0] = mu > 0.0 ? magdyn_vec3_dot(p, r->t1) : 0.0;
+        lt[1] = mu > 0.0 ? magdyn_vec3_dot(p, r->t2) : 0.0;
+        len = sqrt(lt[0] * lt[0] + lt[1] * lt[1]);
+        lim = mu * ln;
+        if (len > lim) {
+            lt[0] *= lim / len;
+            lt[1] *= lim / len;
+        }
+        r->ln = ln;
+        r->lt[0] = lt[0];
+        r->lt[1] = lt[1];
+        apply(bs, sc, r, magdyn_vec3_add(magdyn_vec3_scale(r->n, ln),
+                                         magdyn_vec3_add(magdyn_vec3_scale(r->t1, lt[0]),
+                                                         magdyn_vec3_scale(r->t2, lt[1]))));
+    }
+}
+
 static magdyn_status validate(const magdyn_body *bs, int nb, const magdyn_contact *c, int nc,
                               const magdyn_impulse_params *p)
 {
@@ -122,7 +151,8 @@ static magdyn_status validate(const magdyn_body *bs, int nb, const magdyn_contac
         if (ci->manifold.count > 0 && fabs(magdyn_vec3_norm(ci->manifold.normal) - 1.0) > 1e-6)
             return MAGDYN_ENORM;
         for (k = 0; k < ci->manifold.count; k++)
-            if (!magdyn_vec3_isfinite(ci->manifold.point[k]) || !isfinite(ci->target[k]))
+            if (!magdyn_vec3_isfinite(ci->manifold.point[k]) || !isfinite(ci->target[k])
+                || (p->warm_start && !magdyn_vec3_isfinite(ci->impulse[k])))
                 return MAGDYN_ENONFINITE;
         for (k = 0; k < 2; k++) {
             const magdyn_body *b = &bs[k ? ci->b : ci->a];
@@ -203,6 +233,7 @@ magdyn_status magdyn_impulse_solve(magdyn_body *bs, int nb, magdyn_contact *c, i
     }
     thresh = p->tolerance * vscale;
     if (thresh < 1e-12) thresh = 1e-12;
+    if (p->warm_start) warm(bs, sc, rows, nr, c, p->friction);
 
     /* phase 1: compression with friction, projected Gauss-Seidel */
     for (it = 0; it < p->max_iterations && nr > 0; it++) {

@@ -1,78 +1,141 @@
 /*
- * world_impl.h - internals shared by world.c (objects, energy), rk.c (the
- * Dormand-Prince integrator) and world_step.c (advance).  Not installed;
- * the symbols are hidden from the shared library.
+ * world_impl.h - the world's objects, shared by the files that make up the
+ * stepper (layer 4).  Not installed; the symbols are hidden from the shared
+ * library.
+ *
+ *   world.c         objects: new, add, get, energy, stats
+ *   world_step.c    magdyn_world_advance: one step composed of the parts below
+ *   world_forces.c  asks the dipole module for the forces on a set of magnets
+ *   world_flight.c  free flight of the magnets touching nothing (ode.h) and
+ *                   their first contact along the step (toi.h)
+ *   world_island.c  resting contact: a velocity-level step of the touching
+ *                   magnets, one impulse solve per island, warm started
+ *   world_impact.c  impacts at a first contact
+ *   world_rest.c    which pairs touch, islands, sleeping and waking
  */
 #ifndef MAGDYN_WORLD_IMPL_H
 #define MAGDYN_WORLD_IMPL_H
 
+#include <stddef.h>
 #include <magdyn/world.h>
 #include <magdyn/body.h>
 #include <magdyn/impulse.h>
 #include <magdyn/dipole.h>
 #include <magdyn/sat.h>
+#include <magdyn/ode.h>
+#include <magdyn/island.h>
 
-/* State doubles per magnet: x[3], v[3], q[4] (w,x,y,z), omega_body[3]. */
-#define MAGDYN_WORLD_NS 13
-
-/* Right-hand side y' = f(y) of an autonomous system; returns a status. */
-typedef magdyn_status (*magdyn_wi_rhs)(void *ctx, const double *y, double *dy);
+/* What each magnet does in the present step. */
+enum {
+    ROLE_FLY = 0,     /* touches nothing: integrated by the Runge-Kutta method */
+    ROLE_CONTACT = 1, /* in an island with contacts: velocity-level time stepping */
+    ROLE_ASLEEP = 2,  /* in a sleeping island: does not move, costs nothing */
+    ROLE_FIXED = 3    /* held by the user */
+};
 
 typedef struct { int i, j; } magdyn_wi_pair;
+
+/* Growable arrays: magdyn_wi_grow((void **)&p, &cap, need, sizeof *p). */
+magdyn_status magdyn_wi_grow(void **p, int *cap, int need, size_t size);
 
 struct magdyn_world {
     magdyn_world_params p;
     int n, cap;
+    double t;
     magdyn_body *b;            /* the magnets' state (omega inertial) */
     magdyn_vec3 *mom;          /* body-frame moments [A m^2] */
-    double t;
-    double h;                  /* proposed Runge-Kutta step, 0: choose one */
-    int fsal;                  /* k[0] holds f(y) for the current state */
-    double *y, *k[7], *yt, *yn, *rc;   /* integrator arrays, rc: 5 n NS dense output */
-    magdyn_vec3 *F, *T, *pos, *mi;     /* force scratch, inertial */
-    magdyn_wi_pair *act;       /* pairs in resting contact */
-    int nact, capact;
-    magdyn_wi_pair *act0;      /* act before the step now taken (capact too) */
-    magdyn_body *b0;           /* b before the step now taken: a failing step is undone */
-    magdyn_body *bt;           /* scratch copies of the bodies */
-    unsigned char *moved;      /* scratch flags */
-    magdyn_contact *con;       /* contact scratch for the solver */
-    int capcon;
-    magdyn_obb *obb;           /* broad-phase boxes, one per magnet */
-    int *bp;                   /* broad-phase pairs: bp[2k], bp[2k+1] */
-    int capbp;                 /* pairs bp can hold */
-    double hc;                 /* contact-mode step */
+    unsigned char *role;       /* ROLE_* */
     double lmin;               /* smallest half extent [m] */
-    int touch_checked;         /* resting contacts of the initial state found */
-    int calm;                  /* consecutive full contact steps ending at rest */
-    double last_impact;        /* time of the last impact in free flight, or -1 */
-    int asleep;                /* every magnet at rest in equilibrium: time just passes */
-    double e_start;            /* energy at the end of the last contact step, NaN: unknown */
-    double debt;               /* energy [J] the contact stepper still owes (see world_step.c) */
-    magdyn_body *anc;          /* poses at the start of the present still window */
-    double anc_t;              /* its start time [s], NaN: none */
-    long long anc_steps;       /* contact steps in it */
+
+    /* forces: scratch of world_forces.c, and the step start's forces */
+    magdyn_cuboid *cub;
+    unsigned char *passive;    /* asleep or fixed: pairs of two are not evaluated */
+    unsigned char *fpass;      /* not flying: held during a Runge-Kutta step */
+    magdyn_vec3 *F, *T;        /* on every magnet at the step's start [N, N m] */
+    magdyn_vec3 *Fs, *Ts;      /* scratch of the Runge-Kutta right-hand side */
+
+    /* free flight */
+    magdyn_ode *ode;
+    int *fly, nfly;            /* the flying magnets, in state order */
+    double *ybuf;              /* NS * n doubles */
+    int ode_valid;             /* the integrator holds the flying magnets' state */
+
+    /* contacts of the touching magnets, persistent by feature id */
+    magdyn_contact *con, *old; /* this step's and the last step's */
+    int ncon, capcon, nold, capold;
+    int *cisl, capisl;         /* island of each contact */
+    int *order, caporder;      /* contacts grouped by island */
+    magdyn_wi_pair *touch;     /* pairs within contact_margin after the last step */
+    int ntouch, captouch;
+    int touch_valid;           /* touch, roles and islands describe the present state */
+    magdyn_contact *pend;      /* impacts of the contact step, reported once it is final */
+    double *pspeed;
+    int npend, cappend, cappspeed;
+    magdyn_wi_pair *held;      /* pairs met again with no time passed: touching next step */
+    int nheld, capheld;
+
+    /* islands and sleep */
+    int *island, *istart, *imem, nisl;
+    double *slow;              /* seconds each magnet has been slow and balanced */
+    magdyn_vec3 *Fref, *Tref;  /* forces on a sleeping magnet when it fell asleep */
+    double *fscale, *tscale;   /* the forces and torques that held it [N, N m] */
+    int *group;                /* sleeping island of a sleeping magnet: its smallest index */
+    int refs_stale;            /* the sleeping set changed: take new references */
+
+    /* broad phase and scratch */
+    magdyn_obb *obb;
+    int *bp, capbp;
+    magdyn_body *b0;           /* the bodies before the step now taken */
+    magdyn_body *bt;           /* scratch copies */
+    double last_impact;        /* time of the last impact, or -1 */
+    double hprev;              /* length of the last velocity-level step [s], 0: none */
     magdyn_world_stats st;
 };
 
-double magdyn_wi_clock(void);
-magdyn_cuboid magdyn_wi_cuboid(const magdyn_world *w, int i, magdyn_vec3 pos, magdyn_quat q);
-double magdyn_wi_potential(const magdyn_world *w, const unsigned char *moved);
+#define MAGDYN_WORLD_NS MAGDYN_BODY_STATE
 
-/*
- * Dormand-Prince 5(4), Hairer, Norsett and Wanner, "Solving ODEs I", 2nd ed.,
- * table II.5.2, with the continuous extension of their DOPRI5 code.
- * rk_try: one step of size h from y with k[0] = f(y) given; fills yn and
- * k[1..6] (k[6] = f(yn), first same as last) and *err, the largest
- * |error_i| / (atol + rtol max(|y_i|, |yn_i|)).
- */
-magdyn_status magdyn_wi_rk_try(double *const k[7], double *yt, double *yn, const double *y,
-                               int n, double h, double rtol, double atol, magdyn_wi_rhs f,
-                               void *ctx, double *err);
-/* Coefficients of the dense output of the step just taken, into rc[5 n]. */
-void magdyn_wi_rk_dense_prepare(double *const k[7], const double *y, const double *yn,
-                                int n, double h, double *rc);
-/* y(t + theta h), components from..from+count-1, into out. */
-void magdyn_wi_rk_dense(const double *rc, int n, double theta, int from, int count, double *out);
+double magdyn_wi_clock(void);
+
+/* world_forces.c: forces and torques at the bodies' present poses on every
+ * magnet that is not passive, into F, T (passive ones get the forces of the
+ * others only); with gravity and the uniform field. */
+magdyn_status magdyn_wi_forces(magdyn_world *w, const magdyn_body *bodies,
+                               const unsigned char *passive, magdyn_vec3 *F, magdyn_vec3 *T);
+/* Potential energy [J]: magnetic pairs, -m.B0, -m g.x; all magnets. */
+magdyn_status magdyn_wi_potential(const magdyn_world *w, const magdyn_body *bodies, double *u);
+
+/* world_rest.c */
+magdyn_status magdyn_wi_broad(magdyn_world *w, const magdyn_body *bodies, double margin, int *np);
+double magdyn_wi_separation(const magdyn_body *a, const magdyn_body *b);
+magdyn_status magdyn_wi_touching(magdyn_world *w);
+magdyn_status magdyn_wi_classify(magdyn_world *w);
+magdyn_status magdyn_wi_sleep(magdyn_world *w, double h);
+int magdyn_wi_wake_check(magdyn_world *w);
+void magdyn_wi_wake_island(magdyn_world *w, int body);
+void magdyn_wi_wake_all(magdyn_world *w);
+
+/* world_flight.c: one Runge-Kutta step of the flying magnets of at most
+ * h_max; *h receives its length.  *hit is set when a flying magnet touches
+ * something along it: the step is then cut at the first contact (*theta). */
+magdyn_status magdyn_wi_flight(magdyn_world *w, double h_max, double *h);
+magdyn_status magdyn_wi_flight_contact(magdyn_world *w, double h, double *theta);
+magdyn_status magdyn_wi_flight_finish(magdyn_world *w, double theta);
+magdyn_status magdyn_wi_flight_bound(magdyn_world *w, double *h);
+magdyn_status magdyn_wi_flight_reaction(magdyn_world *w, double theta);
+
+/* world_island.c: a velocity-level step of *h of every touching magnet,
+ * shortened (*h) while some point would move more than the contacts
+ * gathered allow; hprev, the last such step's length, scales the warm
+ * start (0: none). */
+magdyn_status magdyn_wi_island_step(magdyn_world *w, double *h, double hprev);
+void magdyn_wi_island_commit(magdyn_world *w);
+double magdyn_wi_island_bound(const magdyn_world *w);
+
+/* world_impact.c: impulses at every pair touching now. */
+magdyn_status magdyn_wi_impact(magdyn_world *w, int again);
+void magdyn_wi_report(magdyn_world *w, const magdyn_contact *c, double speed, int resting);
+magdyn_status magdyn_wi_defer(magdyn_world *w, const magdyn_contact *c, double speed);
+void magdyn_wi_flush(magdyn_world *w);
+void magdyn_wi_account(magdyn_world *w, const magdyn_contact *c, int nc, const magdyn_body *before);
 
 #endif

@@ -315,16 +315,13 @@ START_TEST(cluster_never_overlaps)
 }
 END_TEST
 
-/* Energy [J] may rise between samples by at most this (relative): the
- * contact stepper's guard takes any rise back from the kinetic energy, but
- * while the kinetic energy is nil what the position projection added is
- * owed until motion pays it (world_step.c; a world does not go to sleep
- * owing).  Such transient debts were measured per 1 ms sample as 1.4e-9
- * (4 magnets) and 1.7e-7 (5 magnets) relative with gcc -O2 and -O1, but
- * 9.5e-5 (4 magnets) with clang -O2, which follows another trajectory of
- * these chaotic clusters: a known shortfall of the contact stepper, bounded
- * here (the worst rise is printed to the log). */
-#define ENERGY_SLACK 1e-3
+/* Energy [J] may rise between samples by at most this (relative).  No
+ * process in the stepper adds energy, but the resting-contact step is first
+ * order and the contact tolerance lets a face sink by up to contact_tol
+ * against forces of tens of newtons: measured worst rises per 1 ms sample
+ * are 1.7e-6 (4 magnets) and 1.5e-5 (5 magnets) relative with gcc -O2; the
+ * bound is a few times that (the worst rise is printed to the log). */
+#define ENERGY_SLACK 1e-4
 
 static unsigned long long xs_state;
 static double xs_uniform(void)
@@ -339,8 +336,9 @@ static double xs_uniform(void)
  * n free N42 magnets 10 x 5 x 2.5 mm (Br 1.3 T along the 2.5 mm side, 0.94 g;
  * point dipoles) placed at random in a cube of side 12 mm cbrt(n), at rest:
  * they clump.  Sampled every millisecond: no pair overlaps by more than
- * 1 um, the energy never rises (the contact stepper's guard, world_step.c),
- * and the cluster comes to rest and sleeps within t_rest.  Linear momentum
+ * 1 um, the energy never rises beyond the stepper's first-order error
+ * (ENERGY_SLACK), and the cluster comes to rest and sleeps within t_rest
+ * (which includes the 50 ms an island must be still before it sleeps).  Linear momentum
  * stays zero (Newton's third law: internal forces and impulses only).
  */
 static void cluster_comes_to_rest(int n, unsigned long long seed, double t_rest)
@@ -394,7 +392,7 @@ static void cluster_comes_to_rest(int n, unsigned long long seed, double t_rest)
 
 START_TEST(cluster4_comes_to_rest)
 {
-    cluster_comes_to_rest(4, 88172645463325252ULL, 0.03);
+    cluster_comes_to_rest(4, 88172645463325252ULL, 0.15);
 }
 END_TEST
 
@@ -402,7 +400,7 @@ END_TEST
 START_TEST(cluster5_comes_to_rest)
 {
     if (test_count(100) < 100) return;
-    cluster_comes_to_rest(5, 88172645463325252ULL, 0.05);
+    cluster_comes_to_rest(5, 88172645463325252ULL, 0.2);
 }
 END_TEST
 
@@ -428,7 +426,7 @@ START_TEST(chain_of_six_cubes)
         ck_assert_int_eq(magdyn_world_add(w, &m), i);
     }
     e0 = magdyn_world_energy(w);
-    for (k = 1; k <= 50; k++) {
+    for (k = 1; k <= 150; k++) {
         ck_assert_int_eq(magdyn_world_advance(w, 1e-3 * k), MAGDYN_OK);
         for (i = 0; i < 6; i++)
             for (j = i + 1; j < 6; j++) {

@@ -72,6 +72,49 @@ MAGDYN_API magdyn_vec3 magdyn_body_angular_momentum(const magdyn_body *b);
 /* The body's box for the separating-axis and manifold routines. */
 MAGDYN_API magdyn_obb magdyn_body_obb(const magdyn_body *b);
 
+
+/* ---- equations of motion ------------------------------------------------- */
+
+/* Doubles in a body's state vector: position[3], velocity[3], orientation
+ * quaternion[4] (w, x, y, z), angular velocity in the body frame[3]. */
+#define MAGDYN_BODY_STATE 13
+
+/* Write b's state into y[0..12] (the layout above).  Nothing for NULL. */
+MAGDYN_API void magdyn_body_to_state(const magdyn_body *b, double *y);
+
+/* Set b's pose and velocities from y[0..12]; the quaternion is normalised
+ * (and written back into y).  Nothing for NULL. */
+MAGDYN_API void magdyn_body_from_state(magdyn_body *b, double *y);
+
+/*
+ * Time derivative of the state y of a body with b's mass properties under
+ * force [N] and torque [N m] about its centre (both inertial):
+ * x' = v, v' = F / m, q' = q (0, w_b) / 2, and Euler's equations
+ * I w_b' = tau_b - w_b x I w_b in the body frame.  A fixed body's
+ * derivative is zero.  Nothing for NULL.
+ */
+MAGDYN_API void magdyn_body_state_derivative(const magdyn_body *b, const double *y,
+                                             magdyn_vec3 force, magdyn_vec3 torque, double *dydt);
+
+/*
+ * The velocity half of a semi-implicit Euler step of h [s] under force and
+ * torque (inertial, about the centre): v += h F / m, and the spin angular
+ * momentum L = R I R^T omega takes h tau, omega following from it.  Fixed
+ * bodies do not change.  Nothing for NULL.
+ */
+MAGDYN_API void magdyn_body_kick(magdyn_body *b, magdyn_vec3 force, magdyn_vec3 torque, double h);
+
+/* The position half: x += h v, the orientation turns by the exact rotation
+ * of h [s] at the current angular velocity, and the angular velocity
+ * follows the turned inertia so that the spin angular momentum is kept
+ * (torque-free precession; a box spinning about a principal axis keeps its
+ * energy too).  Fixed bodies do not move.  Nothing for NULL. */
+MAGDYN_API void magdyn_body_drift(magdyn_body *b, double h);
+
+/* Largest speed [m/s] of any point of b: |v| + |omega| times its half
+ * diagonal; 0 for a fixed body or NULL. */
+MAGDYN_API double magdyn_body_point_speed(const magdyn_body *b);
+
 #ifdef __cplusplus
 }
 #endif

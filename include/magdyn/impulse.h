@@ -40,10 +40,12 @@ typedef struct {
     int max_iterations;   /* projected Gauss-Seidel sweeps, >= 1 */
     double tolerance;     /* stop when no sweep changes a point velocity by more than
                              tolerance times the largest approach speed (and 1e-12 m/s) */
+    int warm_start;       /* 1: each contact's impulse[] on entry is the starting guess
+                             (the last step's impulses of a persistent contact); 0: start at zero */
 } magdyn_impulse_params;
 
 /* e = 0.5, mu = 0.3, bounce_speed = 1e-3 m/s, 20000 sweeps (most solves need
- * under 100), tolerance 1e-12. */
+ * under 100), tolerance 1e-12, no warm start. */
 MAGDYN_API magdyn_impulse_params magdyn_impulse_params_default(void);
 
 typedef struct {
@@ -63,11 +65,15 @@ typedef struct {
 
 /*
  * Solve the contacts c[0..nc-1] among bodies[0..nb-1] together and apply the
- * impulses to the bodies' velocities; c[k].impulse receives them.  stats may
+ * impulses to the bodies' velocities; c[k].impulse receives them.  With
+ * warm_start, c[k].impulse[] on entry is projected onto the feasible set
+ * (normal part >= 0, friction inside its cone) and applied first, so a
+ * resting stack whose impulses barely change converges in a few sweeps.  stats may
  * be NULL.  MAGDYN_EINVAL for NULL pointers, negative counts, indices out of
  * range, a == b, a count outside 0..MAGDYN_MAX_CONTACTS, bad params
  * (e outside 0..1, mu < 0, no iterations); MAGDYN_ENONFINITE for NaN/Inf in
- * the bodies' velocities or the manifolds; bodies untouched then.
+ * the bodies' velocities or the manifolds (or, with warm_start, the
+ * impulses); bodies untouched then.
  * MAGDYN_ENOCONV is never returned: stats->converged tells.
  */
 MAGDYN_API magdyn_status magdyn_impulse_solve(magdyn_body *bodies, int nb,

@@ -49,13 +49,22 @@ typedef struct {
     double contact_step;      /* [s] longest step while some pair is in resting contact */
     void (*on_collision)(const magdyn_collision *c, void *user);  /* may be NULL */
     void *user;
+    double sleep_speed;       /* [m/s] a magnet is slow when no point of it moves faster */
+    double sleep_time;        /* [s] an island sleeps after all its magnets have been slow
+                                 and in equilibrium this long; < 0: never sleep */
+    double sleep_balance;     /* equilibrium: net force and torque within this fraction of
+                                 the forces and torques acting (also the change that wakes) */
+    int solver_iterations;    /* most projected Gauss-Seidel sweeps of one impulse solve, >= 1 */
+    double solver_tolerance;  /* impulse solver's stopping tolerance (impulse.h), >= 0 */
 } magdyn_world_params;
 
 /*
  * Defaults: restitution 0.5, friction 0.3 (nickel-plated NdFeB on itself,
  * roughly), rtol 3e-11, atol 1e-13, max_step 1e-2 s, point dipoles,
  * model_tol 1e-5, no gravity, no external field, contact_tol 1e-9 m,
- * contact_margin 1e-6 m, bounce_speed 1e-3 m/s, contact_step 1e-3 s, no callback.
+ * contact_margin 1e-6 m, bounce_speed 1e-3 m/s, contact_step 1e-3 s, no callback,
+ * sleep_speed 1e-4 m/s, sleep_time 0.05 s, sleep_balance 1e-3,
+ * solver_iterations 3000, solver_tolerance 1e-8.
  */
 MAGDYN_API magdyn_world_params magdyn_world_params_default(void);
 
@@ -75,13 +84,24 @@ typedef struct {
 typedef struct magdyn_world magdyn_world;
 
 /*
- * Free flight: Dormand-Prince 5(4) with step control and dense output;
- * contacts: first contact time on the dense output to contact_tol, impulses
- * at all manifold points together (impulse.h); pairs that do not separate
- * faster than bounce_speed rest in contact, handled by a velocity-level
- * time stepper until they part; contact handling never adds energy (a rise
- * over a contact step is taken back from the kinetic energy), and a cluster
- * jammed in place for 2 ms sleeps.  See magdyn_world_new(3).
+ * A step moves each magnet by what it is doing:
+ *  - magnets that touch nothing fly: Dormand-Prince 5(4) with step control
+ *    and dense output (ode.h) under the forces of all magnets; the first
+ *    contact along the step is found on the dense output to contact_tol
+ *    (toi.h) and the step ends there, with impulses at all manifold points
+ *    together (impulse.h);
+ *  - magnets within contact_margin of another (resting contact) move by a
+ *    velocity-level time step of at most contact_step: the forces, then the
+ *    contact impulses with restitution and friction solved per island of
+ *    touching magnets and warm started from the last step's impulses of the
+ *    same contact features, then the motion; a magnet at rest stays exactly
+ *    at rest;
+ *  - an island whose magnets have all been slow (sleep_speed) and in
+ *    equilibrium (sleep_balance) for sleep_time sleeps: it does not move and
+ *    costs nothing until an awake magnet touches it or changes a force on it
+ *    by more than sleep_balance of what holds it.
+ * Energy leaves only through restitution below 1 and friction; the stats
+ * say how much each took.  See magdyn_world_new(3).
  *
  * magdyn_world_new: NULL when out of memory or a parameter is out of range.
  * magdyn_world_add: MAGDYN_EINVAL (NULL, mass or half extent not > 0),
@@ -124,6 +144,11 @@ typedef struct {
     double time_forces;         /* wall-clock seconds spent in forces and torques */
     double time_collide;        /* ... in broad phase, separating axes, manifolds, contact times */
     double time_impulse;        /* ... in the impulse solver and position correction */
+    double energy_restitution;  /* [J] taken by the normal impulses (restitution below 1) */
+    double energy_friction;     /* [J] taken by the tangential impulses (friction) */
+    long long projections;      /* contact points sunk beyond contact_tol pushed out by a step */
+    int islands;                /* awake islands of touching magnets now */
+    int sleeping;               /* magnets now asleep */
 } magdyn_world_stats;
 
 /* Fill *out.  MAGDYN_EINVAL for NULL. */

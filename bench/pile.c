@@ -1,0 +1,70 @@
+/*
+ * pile.c (bench) - many magnets at rest: piles of N 10 mm N42 cubes dropped
+ * on a plate (examples/scene.h: gravity, restitution 0.3, friction 0.5,
+ * point dipoles), a column of 10 magnets and a tower of 10 plain boxes.
+ * For each: the simulated time until every magnet sleeps, the CPU seconds
+ * that took, CPU seconds per simulated second, and the energy balance.
+ * Run: make bench && bench/pile [N ...]   (default 8 30 100)
+ * A run stops at 10 s simulated or 120 s of CPU, whichever comes first.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+#include <time.h>
+#include <magdyn.h>
+#include "../examples/scene.h"
+
+#define T_MAX 10.0
+#define CPU_MAX 120.0
+
+static double cpu(void)
+{
+    return (double)clock() / CLOCKS_PER_SEC;
+}
+
+static void run(const char *name, int n, int kind, unsigned long long seed)
+{
+    magdyn_world_params p = scene_params();
+    magdyn_world *w = magdyn_world_new(&p);
+    magdyn_world_stats st;
+    magdyn_status s = MAGDYN_OK;
+    double t = 0, c0, c, e0, rest = -1, bal;
+    int placed;
+    scene_plate(w);
+    placed = kind == 0 ? scene_pile(w, n, seed) : kind == 1 ? scene_column(w, n) : scene_tower(w, n);
+    e0 = magdyn_world_energy(w);
+    c0 = cpu();
+    while (t < T_MAX && cpu() - c0 < CPU_MAX) {
+        t += 0.01;
+        if ((s = magdyn_world_advance(w, t)) != MAGDYN_OK) break;
+        magdyn_world_get_stats(w, &st);
+        if (st.asleep) { rest = t; break; }
+    }
+    c = cpu() - c0;
+    magdyn_world_get_stats(w, &st);
+    bal = magdyn_world_energy(w) - (e0 - st.energy_restitution - st.energy_friction);
+    printf("%-8s %5d %9.3f %9s %9.3f %9.3f %10lld %10lld %9.2e %s\n", name, placed, magdyn_world_time(w),
+           rest >= 0 ? "yes" : "no", c, c / magdyn_world_time(w), st.steps, st.contact_steps,
+           bal / fabs(e0), s == MAGDYN_OK ? "" : magdyn_strerror(s));
+    fflush(stdout);
+    magdyn_world_free(w);
+}
+
+int main(int argc, char **argv)
+{
+    int i;
+    printf("%-8s %5s %9s %9s %9s %9s %10s %10s %9s\n", "scene", "N", "sim_s", "at_rest", "cpu_s",
+           "cpu/sim", "rk_steps", "ct_steps", "E_unacc");
+    if (argc > 1) {
+        for (i = 1; i < argc; i++) run("pile", atoi(argv[i]), 0, 1);
+        return 0;
+    }
+    run("pile", 8, 0, 1);
+    run("pile", 8, 0, 2);
+    run("pile", 8, 0, 3);
+    run("pile", 30, 0, 1);
+    run("pile", 100, 0, 1);
+    run("column", 10, 1, 0);
+    run("tower", 10, 2, 0);
+    return 0;
+}

@@ -1,0 +1,245 @@
+/*
+ * world_flight.c - free flight of the magnets that touch nothing: their
+ * states (magdyn_body_to_state) are one vector that the Runge-Kutta
+ * integrator (ode.h) advances under the magnetic forces of all magnets,
+ * the touching and sleeping ones held where the step starts; then the
+ * first contact of a flying magnet along the step is found on the dense
+ * output (toi.h) and the step is cut there.
+ */
+#include <string.h>
+#include <math.h>
+#include <magdyn/toi.h>
+#include "world_impl.h"
+
+#define NS MAGDYN_BODY_STATE
+/* Longest motion in one step relative to the nearest other box, as a
+ * fraction of the smaller box, so that no pair passes through another. */
+#define FREE_STEP_LENGTH 0.25
+
+/* The flying magnets of bodies from state y. */
+static void unpack(const magdyn_world *w, magdyn_body *bodies, const double *y)
+{
+    double s[NS];
+    int k;
+    for (k = 0; k < w->nfly; k++) {
+        memcpy(s, y + NS * k, sizeof s);
+        magdyn_body_from_state(&bodies[w->fly[k]], s);
+    }
+}
+
+static magdyn_status rhs(void *ctx, const double *y, double *dy)
+{
+    magdyn_world *w = ctx;
+    magdyn_status s;
+    int k;
+    if (w->n > 0) memcpy(w->bt, w->b, (size_t)w->n * sizeof *w->bt);
+    unpack(w, w->bt, y);
+    if ((s = magdyn_wi_forces(w, w->bt, w->fpass, w->Fs, w->Ts)) != MAGDYN_OK) return s;
+    for (k = 0; k < w->nfly; k++) {
+        int i = w->fly[k];
+        magdyn_body_state_derivative(&w->bt[i], y + NS * k, w->Fs[i], w->Ts[i], dy + NS * k);
+    }
+    return MAGDYN_OK;
+}
+
+/* No flying pair may close its bounding-sphere gap and a quarter of its
+ * smaller box within one step.  No pair closes faster than umax; pairs
+ * farther apart than umax h cannot close their gap in a step of h, so only
+ * those the broad phase lists within that margin can shorten it. */
+magdyn_status magdyn_wi_flight_bound(magdyn_world *w, double *h)
+{
+    double umax = 0.0;
+    magdyn_status s;
+    int i, q, np;
+    for (i = 0; i < w->n; i++) umax = fmax(umax, magdyn_body_point_speed(&w->b[i]));
+    umax *= 2.0;
+    if (!(umax > 0.0) || !isfinite(umax * *h)) return MAGDYN_OK;
+    if ((s = magdyn_wi_broad(w, w->b, umax * *h, &np)) != MAGDYN_OK) return s;
+    for (q = 0; q < np; q++) {
+        int ia = w->bp[2 * q], ib = w->bp[2 * q + 1];
+        const magdyn_body *a = &w->b[ia], *b = &w->b[ib];
+        double u, gap, lm;
+        if (w->role[ia] != ROLE_FLY && w->role[ib] != ROLE_FLY) continue;
+        u = magdyn_vec3_dist(a->velocity, b->velocity) + magdyn_vec3_norm(a->omega) * magdyn_vec3_norm(a->half)
+          + magdyn_vec3_norm(b->omega) * magdyn_vec3_norm(b->half);
+        if (!(u > 0)) continue;
+        gap = magdyn_vec3_dist(a->position, b->position) - magdyn_vec3_norm(a->half) - magdyn_vec3_norm(b->half);
+        lm = fmin(fmin(fmin(a->half.x, a->half.y), a->half.z), fmin(fmin(b->half.x, b->half.y), b->half.z));
+        *h = fmin(*h, (fmax(gap, 0.0) + FREE_STEP_LENGTH * lm) / u);
+    }
+    return MAGDYN_OK;
+}
+
+magdyn_status magdyn_wi_flight(magdyn_world *w, double h_max, double *h)
+{
+    magdyn_ode_stats before, after;
+    magdyn_status s;
+    int i, k;
+    for (i = 0; i < w->n; i++) w->fpass[i] = w->role[i] != ROLE_FLY;
+    if (!w->ode_valid) {
+        for (k = 0; k < w->nfly; k++) magdyn_body_to_state(&w->b[w->fly[k]], w->ybuf + NS * k);
+        if ((s = magdyn_ode_set_state(w->ode, NS * w->nfly, w->t, w->ybuf)) != MAGDYN_OK) return s;
+        w->ode_valid = 1;
+    }
+    magdyn_ode_get_stats(w->ode, &before);
+    s = magdyn_ode_step(w->ode, rhs, w, h_max, h);
+    magdyn_ode_get_stats(w->ode, &after);
+    w->st.steps += after.steps - before.steps;
+    w->st.rejected += after.rejected - before.rejected;
+    return s;
+}
+
+typedef struct {
+    magdyn_world *w;
+    int a, b;
+    double h;
+} pose_ctx;
+
+/* Body i at theta of the step: a flying one on the dense output, the
+ * others moving on at their start velocities. */
+static magdyn_status body_at(magdyn_world *w, int i, double theta, double h, magdyn_obb *o)
+{
+    const magdyn_body *b0 = &w->b[i];
+    *o = magdyn_body_obb(b0);
+    if (w->role[i] == ROLE_FLY) {
+        double s[NS];
+        int k;
+        for (k = 0; k < w->nfly && w->fly[k] != i; k++) continue;
+        magdyn_status st = magdyn_ode_dense(w->ode, theta, NS * k, NS, s);
+        if (st != MAGDYN_OK) return st;
+        o->center = magdyn_v3(s[0], s[1], s[2]);
+        if (magdyn_quat_normalize(magdyn_q(s[6], s[7], s[8], s[9]), &o->orientation) != MAGDYN_OK)
+            return MAGDYN_ENONFINITE;
+    } else if (w->role[i] == ROLE_CONTACT) {
+        o->center = magdyn_vec3_madd(b0->position, theta * h, b0->velocity);
+        o->orientation = magdyn_quat_integrate(b0->orientation,
+                                               magdyn_quat_rotate_inv(b0->orientation, b0->omega), theta * h);
+    }
+    return MAGDYN_OK;
+}
+
+static magdyn_status pose(void *user, double theta, magdyn_obb *a, magdyn_obb *b)
+{
+    pose_ctx *c = user;
+    magdyn_status s = body_at(c->w, c->a, theta, c->h, a);
+    return s != MAGDYN_OK ? s : body_at(c->w, c->b, theta, c->h, b);
+}
+
+/* Samples a pair touching at the step's start is looked at for a gap. */
+#define APART_SAMPLES 16
+
+/*
+ * The first contact along the step of a pair that ends it overlapping.  A
+ * pair touching at the start (one that has just bounced) may leave and come
+ * back within the step: the search starts from the first of a few samples
+ * at which it is apart; when it never is, the contact is at the start.
+ */
+static magdyn_status first_contact(pose_ctx *c, double tol, magdyn_toi_result *r)
+{
+    magdyn_obb a, b;
+    magdyn_sat_result sr;
+    double t0 = 0.0;
+    magdyn_status s;
+    int k;
+    if ((s = pose(c, 0.0, &a, &b)) != MAGDYN_OK) return s;
+    magdyn_obb_sat(&a, &b, &sr);
+    if (sr.separation <= tol) {
+        for (k = 1, t0 = -1.0; k < APART_SAMPLES && t0 < 0.0; k++) {
+            if ((s = pose(c, (double)k / APART_SAMPLES, &a, &b)) != MAGDYN_OK) return s;
+            magdyn_obb_sat(&a, &b, &sr);
+            if (sr.separation > tol) t0 = (double)k / APART_SAMPLES;
+        }
+        if (t0 < 0.0) t0 = 0.0;
+    }
+    return magdyn_toi(pose, c, t0, 1.0, tol, 0.0, r);
+}
+
+/*
+ * After a step of h: the earliest theta in [0, 1] at which a pair with a
+ * flying magnet touches (to contact_tol), or 2 when none does.  Only
+ * pairs that end the step overlapping or touching are searched; the step
+ * bound keeps a pair from passing through another within a step.
+ */
+magdyn_status magdyn_wi_flight_contact(magdyn_world *w, double h, double *theta)
+{
+    double t0 = magdyn_wi_clock(), best = 2.0;
+    magdyn_status s;
+    int q, np, k;
+    magdyn_body *be = w->bt;
+    if (w->n > 0) memcpy(be, w->b, (size_t)w->n * sizeof *be);
+    unpack(w, be, magdyn_ode_state(w->ode));
+    for (k = 0; k < w->n; k++)
+        if (w->role[k] == ROLE_CONTACT) magdyn_body_drift(&be[k], h);
+    if ((s = magdyn_wi_broad(w, be, w->p.contact_tol, &np)) != MAGDYN_OK) return s;
+    for (q = 0; q < np; q++) {
+        pose_ctx c;
+        magdyn_toi_result r;
+        double s1;
+        c.w = w;
+        c.a = w->bp[2 * q];
+        c.b = w->bp[2 * q + 1];
+        c.h = h;
+        if (w->role[c.a] != ROLE_FLY && w->role[c.b] != ROLE_FLY) continue;
+        s1 = magdyn_wi_separation(&be[c.a], &be[c.b]);
+        if (s1 > 0.0) continue;
+        if (s1 >= -w->p.contact_tol) {
+            best = fmin(best, 1.0);
+            continue;
+        }
+        if ((s = first_contact(&c, w->p.contact_tol, &r)) != MAGDYN_OK) return s;
+        if (r.hit && r.t < best) best = r.t;
+    }
+    w->st.time_collide += magdyn_wi_clock() - t0;
+    *theta = best;
+    return MAGDYN_OK;
+}
+
+/* The flying magnets at theta of the step (the end when theta >= 1). */
+magdyn_status magdyn_wi_flight_finish(magdyn_world *w, double theta)
+{
+    magdyn_status s;
+    if (theta < 1.0 && (s = magdyn_ode_cut(w->ode, theta)) != MAGDYN_OK) return s;
+    unpack(w, w->b, magdyn_ode_state(w->ode));
+    return MAGDYN_OK;
+}
+
+/* Forces on the magnets with the flying ones at theta of the step, into
+ * w->Fs, w->Ts. */
+static magdyn_status forces_at(magdyn_world *w, double theta)
+{
+    magdyn_status s;
+    if (w->n > 0) memcpy(w->bt, w->b, (size_t)w->n * sizeof *w->bt);
+    s = magdyn_ode_dense(w->ode, theta, 0, MAGDYN_BODY_STATE * w->nfly, w->ybuf);
+    if (s != MAGDYN_OK) return s;
+    unpack(w, w->bt, w->ybuf);
+    return magdyn_wi_forces(w, w->bt, w->passive, w->Fs, w->Ts);
+}
+
+/*
+ * The touching magnets feel the flying ones over the whole step, not where
+ * they start: their force becomes the step's mean by Simpson's rule on the
+ * flying magnets' dense output (start, middle, end of the step up to
+ * theta), so that what the flying magnets take (integrated by the
+ * Runge-Kutta method) and what the touching ones get balance to fifth
+ * order in the step, keeping the momentum.
+ */
+magdyn_status magdyn_wi_flight_reaction(magdyn_world *w, double theta)
+{
+    magdyn_status s;
+    int i, k;
+    theta = theta < 1.0 ? theta : 1.0;
+    for (k = 1; k <= 2; k++) {
+        double wk = k == 1 ? 4.0 / 6.0 : 1.0 / 6.0;
+        if ((s = forces_at(w, 0.5 * k * theta)) != MAGDYN_OK) return s;
+        for (i = 0; i < w->n; i++)
+            if (w->role[i] == ROLE_CONTACT) {
+                if (k == 1) {
+                    w->F[i] = magdyn_vec3_scale(w->F[i], 1.0 / 6.0);
+                    w->T[i] = magdyn_vec3_scale(w->T[i], 1.0 / 6.0);
+                }
+                w->F[i] = magdyn_vec3_madd(w->F[i], wk, w->Fs[i]);
+                w->T[i] = magdyn_vec3_madd(w->T[i], wk, w->Ts[i]);
+            }
+    }
+    return MAGDYN_OK;
+}

@@ -1,0 +1,328 @@
+/*
+ * world_island.c - resting contact: a velocity-level time step of the
+ * magnets that touch something (Anitescu and Potra 1997; Stewart and
+ * Trinkle 1996).  Their velocities take the forces of the step's start
+ * (magdyn_body_kick), then the contacts within reach of the step get their
+ * impulses, restitution and Coulomb friction solved together (impulse.h),
+ * one island at a time and warm started from the last step's impulses of
+ * the same features (contact.h's feature ids); then the magnets move with
+ * the new velocities (magdyn_body_drift).  A gap may close within the step
+ * but no further (target -gap/h), so magnets come to rest touching, and a
+ * magnet at rest stays exactly at rest: the impulse takes back what the
+ * force gave.  Sleeping magnets in reach act as fixed.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <magdyn/contact.h>
+#include "world_impl.h"
+
+/* Longest motion of any point of a touching magnet in one step, as a
+ * fraction of the smallest half extent: the manifold of the step's start
+ * must still describe the contact at its end. */
+#define CONTACT_STEP_LENGTH 0.01
+/* Share of a contact's excess sinking pushed out in one step. */
+#define PUSH_SHARE 0.2
+/* Most halvings of a step whose solve leaves a contact sunk too deep. */
+#define MAX_HALVINGS 3
+
+double magdyn_wi_island_bound(const magdyn_world *w)
+{
+    double v = 0.0;
+    int i;
+    for (i = 0; i < w->n; i++)
+        if (w->role[i] == ROLE_CONTACT) v = fmax(v, magdyn_body_point_speed(&w->b[i]));
+    return v > 0.0 ? fmin(w->p.contact_step, CONTACT_STEP_LENGTH * w->lmin / v) : w->p.contact_step;
+}
+
+/* The first contact of the last step between a and b (contacts are kept
+ * sorted by pair), or -1. */
+static int old_first(const magdyn_world *w, int a, int b)
+{
+    int lo = 0, hi = w->nold;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        const magdyn_contact *c = &w->old[mid];
+        if (c->a < a || (c->a == a && c->b < b)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < w->nold && w->old[lo].a == a && w->old[lo].b == b ? lo : -1;
+}
+
+/* Warm start: each point takes the impulse of the last step's point of the
+ * same pair and feature, scaled to this step's length. */
+static void warm(const magdyn_world *w, magdyn_contact *c, double scale)
+{
+    int f = old_first(w, c->a, c->b), k, q, r;
+    for (k = 0; k < c->manifold.count; k++) c->impulse[k] = magdyn_v3(0, 0, 0);
+    if (f < 0) return;
+    for (q = f; q < w->nold && w->old[q].a == c->a && w->old[q].b == c->b; q++)
+        for (k = 0; k < c->manifold.count; k++)
+            for (r = 0; r < w->old[q].manifold.count; r++)
+                if (w->old[q].manifold.id[r] == c->manifold.id[k])
+                    c->impulse[k] = magdyn_vec3_scale(w->old[q].impulse[r], scale);
+}
+
+/* The contacts of pairs with a touching magnet within reach of the step,
+ * each point with its target and warm-start impulse, into w->con. */
+static magdyn_status gather(magdyn_world *w)
+{
+    magdyn_manifold m[MAGDYN_MAX_PAIR_MANIFOLDS];
+    /* no point moves further than this within the step (magdyn_wi_island_step
+       shortens the step until none does) */
+    double reach = w->p.contact_margin + 2.0 * CONTACT_STEP_LENGTH * w->lmin;
+    magdyn_status s;
+    int q, np, e;
+    w->ncon = 0;
+    if ((s = magdyn_wi_broad(w, w->b, reach, &np)) != MAGDYN_OK) return s;
+    for (q = 0; q < np; q++) {
+        int a = w->bp[2 * q], b = w->bp[2 * q + 1], nm;
+        if (w->role[a] != ROLE_CONTACT && w->role[b] != ROLE_CONTACT) continue;
+        if (w->role[a] == ROLE_FLY || w->role[b] == ROLE_FLY) continue;   /* found by flight */
+        if (magdyn_wi_separation(&w->b[a], &w->b[b]) > reach) continue;
+        {
+            magdyn_obb oa = magdyn_body_obb(&w->b[a]), ob = magdyn_body_obb(&w->b[b]);
+            nm = magdyn_obb_contacts(&oa, &ob, reach, m, MAGDYN_MAX_PAIR_MANIFOLDS);
+        }
+        if ((s = magdyn_wi_grow((void **)&w->con, &w->capcon, w->ncon + nm, sizeof *w->con))
+            != MAGDYN_OK)
+            return s;
+        for (e = 0; e < nm; e++) {
+            magdyn_contact *c = &w->con[w->ncon];
+            if (m[e].count <= 0) continue;
+            memset(c, 0, sizeof *c);
+            c->a = a;
+            c->b = b;
+            c->manifold = m[e];
+            w->ncon++;
+        }
+    }
+    return MAGDYN_OK;
+}
+
+/* Largest approach speed [m/s] of a touching point of c at the bodies'
+ * velocities. */
+static double approach(const magdyn_body *bs, const magdyn_contact *c, double tol)
+{
+    double sp = 0.0;
+    int k;
+    for (k = 0; k < c->manifold.count; k++) {
+        magdyn_vec3 p = c->manifold.point[k];
+        magdyn_vec3 u = magdyn_vec3_sub(magdyn_body_point_velocity(&bs[c->a], p),
+                                        magdyn_body_point_velocity(&bs[c->b], p));
+        if (c->manifold.depth[k] >= -tol) sp = fmax(sp, -magdyn_vec3_dot(u, c->manifold.normal));
+    }
+    return sp;
+}
+
+/* Solve the contacts island by island: w->order lists them grouped. */
+static magdyn_status solve(magdyn_world *w)
+{
+    magdyn_impulse_params ip = magdyn_impulse_params_default();
+    magdyn_status s = MAGDYN_OK;
+    int *cnt, i, k, start;
+    ip.restitution = 0.0;
+    ip.friction = w->p.friction;
+    ip.bounce_speed = w->p.bounce_speed;
+    ip.max_iterations = w->p.solver_iterations;
+    ip.tolerance = w->p.solver_tolerance;
+    ip.warm_start = 1;
+    cnt = calloc((size_t)w->nisl + 1, sizeof *cnt);
+    if (!cnt) return MAGDYN_ENOMEM;
+    for (i = 0; i < w->ncon; i++) {
+        const magdyn_contact *c = &w->con[i];
+        w->cisl[i] = w->island[c->a] >= 0 ? w->island[c->a] : w->island[c->b];
+        cnt[w->cisl[i] + 1]++;
+    }
+    for (k = 0; k < w->nisl; k++) cnt[k + 1] += cnt[k];
+    /* sorted copies, solved per island, written back in place */
+    for (i = 0; i < w->ncon; i++) w->order[cnt[w->cisl[i]]++] = i;
+    for (k = 0, start = 0; k < w->nisl && s == MAGDYN_OK; k++) {
+        int end = cnt[k], q;
+        magdyn_contact *tmp;
+        if (end == start) continue;
+        tmp = malloc((size_t)(end - start) * sizeof *tmp);
+        if (!tmp) { s = MAGDYN_ENOMEM; break; }
+        for (q = start; q < end; q++) tmp[q - start] = w->con[w->order[q]];
+        s = magdyn_impulse_solve(w->b, w->n, tmp, end - start, &ip, NULL);
+        for (q = start; q < end && s == MAGDYN_OK; q++) w->con[w->order[q]] = tmp[q - start];
+        free(tmp);
+        start = end;
+    }
+    free(cnt);
+    return s;
+}
+
+/*
+ * Impacts at the step's start: the touching points of contacts that
+ * approach faster than bounce_speed get their impulses with restitution,
+ * all together, before the forces act (the contact step's own solve has
+ * restitution 0: the approach that a step's force kick makes is no impact).
+ */
+static magdyn_status impacts(magdyn_world *w)
+{
+    magdyn_impulse_params ip = magdyn_impulse_params_default();
+    magdyn_contact *hit;
+    double *speed;
+    magdyn_status s = MAGDYN_OK;
+    int i, k, m = 0;
+    for (i = 0; i < w->ncon; i++) m += approach(w->b, &w->con[i], w->p.contact_tol) > w->p.bounce_speed;
+    if (m == 0) return MAGDYN_OK;
+    hit = malloc((size_t)m * sizeof *hit);
+    speed = malloc((size_t)m * sizeof *speed);
+    if (!hit || !speed) { free(hit); free(speed); return MAGDYN_ENOMEM; }
+    for (i = 0, m = 0; i < w->ncon; i++) {
+        magdyn_contact c = w->con[i];
+        double sp = approach(w->b, &c, w->p.contact_tol);
+        int n = 0;
+        if (sp <= w->p.bounce_speed) continue;
+        for (k = 0; k < c.manifold.count; k++)
+            if (c.manifold.depth[k] >= -w->p.contact_tol) {
+                c.manifold.point[n] = c.manifold.point[k];
+                c.manifold.depth[n] = c.manifold.depth[k];
+                c.manifold.id[n] = c.manifold.id[k];
+                c.target[n] = 0.0;
+                n++;
+            }
+        c.manifold.count = n;
+        speed[m] = sp;
+        hit[m++] = c;
+    }
+    ip.restitution = w->p.restitution;
+    ip.friction = w->p.friction;
+    ip.bounce_speed = w->p.bounce_speed;
+    ip.max_iterations = w->p.solver_iterations;
+    ip.tolerance = w->p.solver_tolerance;
+    memcpy(w->bt, w->b, (size_t)w->n * sizeof *w->bt);
+    s = magdyn_impulse_solve(w->b, w->n, hit, m, &ip, NULL);
+    if (s == MAGDYN_OK) {
+        magdyn_wi_account(w, hit, m, w->bt);
+        for (i = 0; i < m && s == MAGDYN_OK; i++) s = magdyn_wi_defer(w, &hit[i], speed[i]);
+    }
+    free(hit);
+    free(speed);
+    return s;
+}
+
+/* Largest distance [m] a point of a touching magnet moves in h. */
+static double travel(const magdyn_world *w, double h)
+{
+    double d = 0.0;
+    int i;
+    for (i = 0; i < w->n; i++)
+        if (w->role[i] == ROLE_CONTACT) d = fmax(d, h * magdyn_body_point_speed(&w->b[i]));
+    return d;
+}
+
+/*
+ * The least normal separating speed [m/s] of a point at depth d [m] (> 0
+ * penetration) over a step of h: a gap may close within the step but no
+ * further.  A point sunk deeper than contact_tol (the solver stops short of
+ * exact, and the manifold of the step's start does not follow a turning box)
+ * is pushed out by PUSH_SHARE of the excess per step: the push is an
+ * impulse, so it keeps the momentum and angular momentum (a positional push
+ * would turn a spinning cluster), the stats count its work, and a gentle
+ * share keeps it from setting a resting contact bouncing.
+ */
+static double target(magdyn_world *w, double d, double h)
+{
+    if (d < 0.0) return d / h;
+    if (d <= w->p.contact_tol) return 0.0;
+    w->st.projections++;
+    return PUSH_SHARE * (d - 0.5 * w->p.contact_tol) / h;
+}
+
+/* Deepest a contact point would end the step of h [m], as the solved
+ * velocities carry it (depth - h u_n, first order). */
+static double sink(const magdyn_world *w, double h)
+{
+    double worst = -INFINITY;
+    int c, k;
+    for (c = 0; c < w->ncon; c++) {
+        const magdyn_contact *ct = &w->con[c];
+        for (k = 0; k < ct->manifold.count; k++) {
+            magdyn_vec3 p = ct->manifold.point[k];
+            magdyn_vec3 u = magdyn_vec3_sub(magdyn_body_point_velocity(&w->b[ct->a], p),
+                                            magdyn_body_point_velocity(&w->b[ct->b], p));
+            worst = fmax(worst, ct->manifold.depth[k] - h * magdyn_vec3_dot(u, ct->manifold.normal));
+        }
+    }
+    return worst;
+}
+
+/* Kick and solve for a step of h, from the velocities in w->bt. */
+static magdyn_status kick_and_solve(magdyn_world *w, double h, double hprev)
+{
+    int i, c;
+    for (i = 0; i < w->n; i++)
+        if (w->role[i] == ROLE_CONTACT) {
+            w->b[i].velocity = w->bt[i].velocity;
+            w->b[i].omega = w->bt[i].omega;
+            magdyn_body_kick(&w->b[i], w->F[i], w->T[i], h);
+        }
+    for (c = 0; c < w->ncon; c++) {
+        magdyn_contact *ct = &w->con[c];
+        int k;
+        for (k = 0; k < ct->manifold.count; k++)
+            ct->target[k] = target(w, ct->manifold.depth[k], h);
+        warm(w, ct, hprev > 0.0 ? h / hprev : 0.0);
+    }
+    return solve(w);
+}
+
+magdyn_status magdyn_wi_island_step(magdyn_world *w, double *h, double hprev)
+{
+    double limit = CONTACT_STEP_LENGTH * w->lmin;
+    magdyn_status s;
+    int i, any = 0, halvings;
+    for (i = 0; i < w->n; i++) any |= w->role[i] == ROLE_CONTACT;
+    if (!any) return MAGDYN_OK;
+    if ((s = gather(w)) != MAGDYN_OK) return s;
+    if ((s = magdyn_wi_grow((void **)&w->cisl, &w->capisl, w->ncon, sizeof *w->cisl)) != MAGDYN_OK
+        || (s = magdyn_wi_grow((void **)&w->order, &w->caporder, w->ncon, sizeof *w->order))
+               != MAGDYN_OK)
+        return s;
+    /* sleeping magnets in reach act as fixed while the solver runs */
+    for (i = 0; i < w->n; i++)
+        if (w->role[i] == ROLE_ASLEEP) w->b[i].fixed = 1;
+    s = impacts(w);
+    if (s == MAGDYN_OK) {
+        /* the velocities the step starts from, for the bookkeeping */
+        memcpy(w->bt, w->b, (size_t)w->n * sizeof *w->bt);
+        s = kick_and_solve(w, *h, hprev);
+        /* shorter while some point would move beyond the contacts gathered,
+           or would end sunk deeper than contact_tol (the solver stops short
+           of exact by an amount that scales with the step's force kick) */
+        for (halvings = 0; s == MAGDYN_OK && *h > 1e-9 * w->p.contact_step;) {
+            double d = travel(w, *h);
+            if (d > limit) *h *= 0.7 * limit / d;
+            else if (halvings < MAX_HALVINGS && sink(w, *h) > w->p.contact_tol
+                     && sink(w, *h) > sink(w, 0.0)) {
+                *h *= 0.5;
+                halvings++;
+            } else break;
+            s = kick_and_solve(w, *h, hprev);
+        }
+    }
+    for (i = 0; i < w->n; i++)
+        if (w->role[i] == ROLE_ASLEEP) w->b[i].fixed = 0;
+    if (s != MAGDYN_OK) return s;
+    magdyn_wi_account(w, w->con, w->ncon, w->bt);
+    for (i = 0; i < w->n; i++)
+        if (w->role[i] == ROLE_CONTACT) magdyn_body_drift(&w->b[i], *h);
+    w->st.contact_steps++;
+    return MAGDYN_OK;
+}
+
+/* Keep this step's contacts for the next step's warm start. */
+void magdyn_wi_island_commit(magdyn_world *w)
+{
+    magdyn_contact *t = w->old;
+    int c = w->capold;
+    w->old = w->con;
+    w->capold = w->capcon;
+    w->nold = w->ncon;
+    w->con = t;
+    w->capcon = c;
+    w->ncon = 0;
+}
