@@ -189,7 +189,7 @@ static void equation_of_state(const vd_run *run)
                           {ze, zs, ne, VD_DOTS, 0.8, 0.1, 0.1, "libmagdyn: collision virial"},
                           {li_eta, lz, 2, VD_DOTS, 0.9, 0.6, 0.0, "Li et al. (2022), N = 870"}};
         vd_axes ax = {"hard discs: compressibility factor Z = PA/NkT", "packing fraction eta",
-                      "Z", 0, 0, 0, 0.75, 0, 14};
+                      "Z", 0, 0, 0, 0.75, 0, 14, 0};
         vd_plot(run, "eos.png", &ax, s, 5);
     }
 }

@@ -91,7 +91,7 @@ static void akoun_yonnet(const vd_run *run)
         static const double col[3][3] = {{0.8, 0.1, 0.1}, {0.1, 0.5, 0.1}, {0.1, 0.2, 0.8}};
         vd_series s[12];
         vd_axes ax = {"Akoun & Yonnet (1984): force on the 12x20x6 mm magnet, J = 0.38 T, gap 2 mm",
-                      "d [mm]", "force [N]", 0, 0, 0, 28, -2.5, 1.5};
+                      "d [mm]", "force [N]", 0, 0, 0, 28, -2.5, 1.5, 2};
         static const char *lc[3] = {"F_x: closed form (line), extended (dashed)",
                                     "F_y: closed form, extended", "F_z: closed form, extended"};
         static const char *ld[3] = {"point dipoles (thin dashed, same colours)", NULL, NULL};
@@ -174,7 +174,7 @@ static void cubes(const vd_run *run)
             {g, fx, NG, VD_DASH, 0.9, 0.6, 0.1, "extended model (magdyn_cuboid_force_torque)"},
             {g, fd, NG, VD_LINE, 0.8, 0.1, 0.1, "point dipoles at the centres"}};
         vd_axes ax = {"two 10 mm cubes, J = 1.2 T, coaxial: attraction against the gap",
-                      "gap [mm]", "force [N]", 1, 1, 0, 0, 0, 0};
+                      "gap [mm]", "force [N]", 1, 1, 0, 0, 0, 0, 1};
         vd_plot(run, "cubes_gap.png", &ax, s, 3);
     }
 }

@@ -85,9 +85,10 @@ static int world_spin(magdyn_vec3 half, const double w0[3], double t_end, double
             if (n < MAXFLIPS) flip_t[n] = t_prev + dt * prev / (prev - y);
             n++;
         }
-        if (k % (steps / nsamp) == 0 && k / (steps / nsamp) < nsamp) {
-            ts[k / (steps / nsamp)] = t;
-            wy[k / (steps / nsamp)] = y;
+        if (k % ((steps + nsamp - 2) / (nsamp - 1)) == 0) {
+            int j = k / ((steps + nsamp - 2) / (nsamp - 1));
+            ts[j] = t;
+            wy[j] = y;
         }
         prev = y;
         t_prev = t;
@@ -168,7 +169,7 @@ static void spin(const vd_run *run)
             vd_series s[2] = {{ts, wy, 2001, VD_LINE, 0.1, 0.2, 0.8, "libmagdyn: omega_y in the body frame"},
                               {fxs, zero, n, VD_DOTS, 0.8, 0.1, 0.1, "exact flip times (elliptic K)"}};
             vd_axes ax = {"torque-free box, I = (1, 2, 3), omega0 = (1e-3, 2 pi, 1e-3) rad/s",
-                          "t [s]", "omega_y [rad/s]", 0, 0, 0, 100, -7, 7};
+                          "t [s]", "omega_y [rad/s]", 0, 0, 0, 100, -8, 10, 0};
             vd_plot(run, "flip.png", &ax, s, 2);
         }
     }

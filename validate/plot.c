@@ -123,7 +123,7 @@ int vd_plot(const vd_run *run, const char *name, const vd_axes *ax, const vd_ser
 #ifdef HAVE_CAIRO
     char path[1024];
     axis xa, ya;
-    int k, i, rc;
+    int k, i, rc, nl, il;
     cairo_surface_t *sf;
     cairo_t *cr;
     snprintf(path, sizeof path, "%s/%s", run->outdir, name);
@@ -172,9 +172,12 @@ int vd_plot(const vd_run *run, const char *name, const vd_axes *ax, const vd_ser
     cairo_set_dash(cr, NULL, 0, 0);
     /* legend */
     cairo_set_font_size(cr, 13);
-    for (k = 0; k < ns; k++) {
-        double y = MT + 18 + 18 * k, x = ML + 14;
+    for (k = 0, nl = 0; k < ns; k++) if (s[k].label) nl++;
+    for (k = 0, il = 0; k < ns; k++) {
+        double y, x = ax->legend == 2 ? W - MR - 400 : ML + 14;
         if (!s[k].label) continue;
+        y = ax->legend == 1 ? H - MB - 12 - 18 * (nl - 1 - il) : MT + 18 + 18 * il;
+        il++;
         cairo_set_source_rgba(cr, 1, 1, 1, 0.8);
         cairo_rectangle(cr, x - 4, y - 12, 380, 18);
         cairo_fill(cr);

@@ -52,6 +52,7 @@ typedef struct {
     const char *title, *xlabel, *ylabel;
     int logx, logy;          /* logarithmic axes (positive data only) */
     double x0, x1, y0, y1;   /* ranges; x0 == x1 (or y0 == y1): from the data */
+    int legend;              /* 0 top left, 1 bottom left, 2 top right */
 } vd_axes;
 
 /* 1 when built with cairo. */
