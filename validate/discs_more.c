@@ -227,6 +227,7 @@ static void mixture(const vd_run *run)
                           {ts, th2, NT + 1, VD_DASH, 0.8, 0.1, 0.1, "heavy discs: kinetic theory"}};
         vd_axes ax = {"two-mass mixture, eta = 0.1: temperatures relax", "time [sigma sqrt(m1/kT)]",
                       "kT per species", 0, 0, 0, 0, 0.4, 1.6, 2};
+        ax.x1 = ts[NT];
         vd_plot(run, "mixture.png", &ax, s, 4);
     }
     magdyn_gas_free(g);
