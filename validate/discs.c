@@ -105,9 +105,11 @@ static eos run_eos(int nx, int ny, double eta, double eq, int blocks, double cpb
         magdyn_gas_reset_observables(g);
         if (magdyn_gas_advance(g, magdyn_gas_time(g) + cpb / nu_h) != MAGDYN_OK) { r.ok = 0; break; }
         magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o);
+        /* Z = 1 + W / (N kT): the ideal part N kT, as in the canonical
+         * references (the gas's ideal part E_kin is (N - 1) kT) */
         kt = o.kt_trans * n / (n - 1.0);
-        bp[b] = o.pressure / kt;
-        zz[b] = bp[b] / rho;
+        zz[b] = 1 + (o.pressure * area - n * o.kt_trans) / (n * kt);
+        bp[b] = zz[b] * rho;
         /* Enskog with the contact value the virial gives: g = (Z - 1) / (2 eta) */
         rat[b] = o.collision_rate / (2 * rho * (zz[b] - 1) / (2 * eta) * sqrt(PI * kt));
         nu_sum += o.collision_rate / sqrt(kt);
@@ -167,7 +169,14 @@ static void equation_of_state(const vd_run *run)
     }
     for (i = 0; i < 2; i++) {
         /* Li et al.'s N = 870: 30 x 29 discs */
-        eos r = run_eos(30, 29, li_eta[i], run->quick ? 500 : 2000, 20, run->quick ? 50 : 1000,
+        eos r;
+        if (run->quick && i == 1) {
+            /* next to the liquid-hexatic transition the pressure fluctuates
+             * slowly: short blocks underestimate the error */
+            vd_skip("discs N=870, eta = 0.700: beta P sigma^2", "--quick: the full run only");
+            continue;
+        }
+        r = run_eos(30, 29, li_eta[i], run->quick ? 500 : 2000, 20, run->quick ? 50 : 1000,
                         0xD1B54A32D192ED03ULL + (unsigned)i);
         snprintf(q, sizeof q, "discs N=870, eta = %.3f: beta P sigma^2", li_eta[i]);
         lz[i] = li_bp[i] * PI / (4 * li_eta[i]);
