@@ -72,26 +72,24 @@ int scene_pile(magdyn_world *w, int n, unsigned long long seed)
     return added;
 }
 
-int scene_column(magdyn_world *w, int n)
+/* n cubes magnetised along axis stacked on the plate at x = y = 0. */
+static int stack(magdyn_world *w, int n, magdyn_vec3 axis)
 {
     double a = SCENE_CUBE_HALF;
     int k;
     for (k = 0; k < n; k++) {
-        magdyn_magnet m = scene_cube(magdyn_v3(0, 0, a + 2 * a * k), magdyn_quat_identity(),
-                                     magdyn_v3(0, 0, 1));
+        magdyn_magnet m = scene_cube(magdyn_v3(0, 0, a + 2 * a * k), magdyn_quat_identity(), axis);
         if (magdyn_world_add(w, &m) < 0) return k;
     }
     return n;
 }
 
+int scene_column(magdyn_world *w, int n)
+{
+    return stack(w, n, magdyn_v3(0, 0, 1));
+}
+
 int scene_tower(magdyn_world *w, int n)
 {
-    double a = SCENE_CUBE_HALF;
-    int k;
-    for (k = 0; k < n; k++) {
-        magdyn_magnet m = scene_cube(magdyn_v3(0, 0, a + 2 * a * k), magdyn_quat_identity(),
-                                     magdyn_v3(0, 0, 0));
-        if (magdyn_world_add(w, &m) < 0) return k;
-    }
-    return n;
+    return stack(w, n, magdyn_v3(0, 0, 0));
 }
