@@ -42,10 +42,12 @@ static void run(const char *name, int n, int kind, unsigned long long seed)
     }
     c = cpu() - c0;
     magdyn_world_get_stats(w, &st);
-    bal = magdyn_world_energy(w) - (e0 - st.energy_restitution - st.energy_friction);
+    /* what the losses do not account for, relative to the energy that left */
+    bal = (magdyn_world_energy(w) - (e0 - st.energy_restitution - st.energy_friction))
+        / fmax(fabs(e0), st.energy_restitution + st.energy_friction);
     printf("%-8s %5d %9.3f %9s %9.3f %9.3f %10lld %10lld %9.2e %s\n", name, placed, magdyn_world_time(w),
            rest >= 0 ? "yes" : "no", c, c / magdyn_world_time(w), st.steps, st.contact_steps,
-           bal / fabs(e0), s == MAGDYN_OK ? "" : magdyn_strerror(s));
+           bal, s == MAGDYN_OK ? "" : magdyn_strerror(s));
     fflush(stdout);
     magdyn_world_free(w);
 }
