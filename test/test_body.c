@@ -192,7 +192,11 @@ START_TEST(kick_and_drift)
         magdyn_body g = f;
         magdyn_body_kick(&f, magdyn_v3(1, 0, 0), magdyn_v3(0, 1, 0), 1.0);
         magdyn_body_drift(&f, 1.0);
-        ck_assert(memcmp(&f, &g, sizeof f) == 0);
+        /* field by field: the struct's padding is not compared */
+        ck_assert(memcmp(&f.position, &g.position, sizeof f.position) == 0);
+        ck_assert(memcmp(&f.orientation, &g.orientation, sizeof f.orientation) == 0);
+        ck_assert(memcmp(&f.velocity, &g.velocity, sizeof f.velocity) == 0);
+        ck_assert(memcmp(&f.omega, &g.omega, sizeof f.omega) == 0);
     }
     ck_assert_double_eq(magdyn_body_point_speed(&f), 0.0);
 }
