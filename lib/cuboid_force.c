@@ -45,6 +45,7 @@
 #include <math.h>
 #include <string.h>
 #include <magdyn/dipole.h>
+#include "cuboid_check.h"
 #include "cuboid_faces.h"
 #include "cuboid_thin.h"
 
@@ -420,15 +421,6 @@ static int closed_form(const magdyn_cuboid *src, const magdyn_cuboid *dst, const
     return 1;
 }
 
-static magdyn_status check_box(const magdyn_cuboid *c)
-{
-    if (!magdyn_vec3_isfinite(c->half) || !magdyn_vec3_isfinite(c->polarization)
-        || !magdyn_vec3_isfinite(c->center) || !magdyn_quat_isfinite(c->orientation))
-        return MAGDYN_ENONFINITE;
-    if (!(c->half.x > 0.0 && c->half.y > 0.0 && c->half.z > 0.0)) return MAGDYN_EINVAL;
-    if (!magdyn_quat_isunit(c->orientation, 1e-9)) return MAGDYN_ENORM;
-    return MAGDYN_OK;
-}
 
 /* force_torque's answer when the other box should be integrated (never
  * returned to the caller) */
@@ -476,7 +468,7 @@ static magdyn_status check_input(const magdyn_cuboid *src, const magdyn_cuboid *
 {
     magdyn_status s;
     if (!src || !dst) return MAGDYN_EINVAL;
-    if ((s = check_box(src)) != MAGDYN_OK || (s = check_box(dst)) != MAGDYN_OK) return s;
+    if ((s = mdc_cuboid_check(src)) != MAGDYN_OK || (s = mdc_cuboid_check(dst)) != MAGDYN_OK) return s;
     if (isnan(rel_tol)) return MAGDYN_ENONFINITE;
     if (!(rel_tol >= MIN_REL_TOL && rel_tol <= 0.1)) return MAGDYN_EINVAL;
     return MAGDYN_OK;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <magdyn/dipole.h>
+#include "cuboid_check.h"
 #include <magdyn/sat.h>
 
 #define MIN_REL_TOL 1e-12
@@ -23,15 +24,6 @@
 
 /* ---- validation ------------------------------------------------------------ */
 
-static magdyn_status check_box(const magdyn_cuboid *c)
-{
-    if (!magdyn_vec3_isfinite(c->half) || !magdyn_vec3_isfinite(c->polarization)
-        || !magdyn_vec3_isfinite(c->center) || !magdyn_quat_isfinite(c->orientation))
-        return MAGDYN_ENONFINITE;
-    if (!(c->half.x > 0.0 && c->half.y > 0.0 && c->half.z > 0.0)) return MAGDYN_EINVAL;
-    if (!magdyn_quat_isunit(c->orientation, 1e-9)) return MAGDYN_ENORM;
-    return MAGDYN_OK;
-}
 
 static magdyn_status check_input(int n, const magdyn_cuboid *c, magdyn_magnet_model model,
                                  double rel_tol)
@@ -45,7 +37,7 @@ static magdyn_status check_input(int n, const magdyn_cuboid *c, magdyn_magnet_mo
         if (!(rel_tol >= MIN_REL_TOL && rel_tol <= MAX_REL_TOL)) return MAGDYN_EINVAL;
     }
     for (i = 0; i < n; i++)
-        if ((s = check_box(&c[i])) != MAGDYN_OK) return s;
+        if ((s = mdc_cuboid_check(&c[i])) != MAGDYN_OK) return s;
     return MAGDYN_OK;
 }
 

@@ -92,8 +92,6 @@ struct magdyn_world {
     magdyn_world_stats st;
 };
 
-#define MAGDYN_WORLD_NS MAGDYN_BODY_STATE
-
 double magdyn_wi_clock(void);
 
 /* world_forces.c: forces and torques at the bodies' present poses on every

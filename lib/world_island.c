@@ -294,10 +294,10 @@ magdyn_status magdyn_wi_island_step(magdyn_world *w, double *h, double hprev)
            or would end sunk deeper than contact_tol (the solver stops short
            of exact by an amount that scales with the step's force kick) */
         for (halvings = 0; s == MAGDYN_OK && *h > 1e-9 * w->p.contact_step;) {
-            double d = travel(w, *h);
+            double d = travel(w, *h), deep;
             if (d > limit) *h *= 0.7 * limit / d;
-            else if (halvings < MAX_HALVINGS && sink(w, *h) > w->p.contact_tol
-                     && sink(w, *h) > sink(w, 0.0)) {
+            else if (halvings < MAX_HALVINGS && (deep = sink(w, *h)) > w->p.contact_tol
+                     && deep > sink(w, 0.0)) {
                 *h *= 0.5;
                 halvings++;
             } else break;
