@@ -113,36 +113,53 @@ static magdyn_status cuboid_forces(int n, const magdyn_cuboid *c, double rel_tol
     return MAGDYN_OK;
 }
 
-/* The needed pairs one by one; m holds the inertial moments. */
-static magdyn_status dipole_pairs(int n, const magdyn_cuboid *c, const magdyn_vec3 *m,
-                                  const unsigned char *passive, magdyn_vec3 *F, magdyn_vec3 *T)
+static int is_zero(magdyn_vec3 v)
 {
-    int i, j;
-    for (i = 0; i < n; i++)
-        for (j = i + 1; j < n; j++) {
-            magdyn_vec3 f, t;
-            if (!needed(passive, i, j)) continue;
-            if (same_point(c[i].center, c[j].center)) return MAGDYN_EOVERLAP;
-            magdyn_dipole_force_torque(m[i], c[i].center, m[j], c[j].center, &f, &t);
-            add_pair(F, T, i, j, c[i].center, c[j].center, f, t);
-        }
-    return MAGDYN_OK;
+    return v.x == 0.0 && v.y == 0.0 && v.z == 0.0;
 }
 
+/*
+ * Point dipoles.  The pairs among the non-passive magnets go through the
+ * vectorised all-pairs kernel; each non-passive magnet meets each passive
+ * one directly; a box without moment takes no part.  scratch holds 6 n
+ * vectors, idx n ints.
+ */
 static magdyn_status dipole_forces(int n, const magdyn_cuboid *c, const unsigned char *passive,
-                                   magdyn_vec3 *scratch, magdyn_vec3 *force, magdyn_vec3 *torque)
+                                   magdyn_vec3 *scratch, int *idx, magdyn_vec3 *force,
+                                   magdyn_vec3 *torque)
 {
-    magdyn_vec3 *pos = scratch, *m = scratch + n, *F = scratch + 2 * n, *T = scratch + 3 * n;
+    magdyn_vec3 *pos = scratch, *m = scratch + n, *Fa = scratch + 2 * n, *Ta = scratch + 3 * n;
+    magdyn_vec3 *F = scratch + 4 * n, *T = scratch + 5 * n;
     magdyn_status s;
-    int i, any = 0;
+    int i, k, q, na = 0, np = n;
     for (i = 0; i < n; i++) {
-        pos[i] = c[i].center;
-        m[i] = magdyn_cuboid_moment(&c[i]);
-        if (passive && passive[i]) any = 1;
+        magdyn_vec3 mi = magdyn_cuboid_moment(&c[i]);
+        if (is_zero(mi)) continue;
+        if (passive && passive[i]) {
+            idx[--np] = i;
+        } else {
+            pos[na] = c[i].center;
+            m[na] = mi;
+            idx[na++] = i;
+        }
     }
-    if (!any) return magdyn_dipoles_interact(n, pos, m, force, torque, NULL);
+    if ((s = magdyn_dipoles_interact(na, pos, m, Fa, Ta, NULL)) != MAGDYN_OK) return s;
     memset(F, 0, 2 * (size_t)n * sizeof *F);
-    if ((s = dipole_pairs(n, c, m, passive, F, T)) != MAGDYN_OK) return s;
+    for (k = 0; k < na; k++) {
+        F[idx[k]] = Fa[k];
+        T[idx[k]] = Ta[k];
+    }
+    for (q = np; q < n; q++) {
+        int j = idx[q];
+        magdyn_vec3 mj = magdyn_cuboid_moment(&c[j]);
+        for (k = 0; k < na; k++) {
+            magdyn_vec3 f, t;
+            if (same_point(c[j].center, pos[k])) return MAGDYN_EOVERLAP;
+            /* on the non-passive magnet, due to the passive one */
+            magdyn_dipole_force_torque(mj, c[j].center, m[k], pos[k], &f, &t);
+            add_pair(F, T, j, idx[k], c[j].center, pos[k], f, t);
+        }
+    }
     memcpy(force, F, (size_t)n * sizeof *F);
     memcpy(torque, T, (size_t)n * sizeof *T);
     return MAGDYN_OK;
@@ -153,6 +170,7 @@ magdyn_status magdyn_magnets_interact(int n, const magdyn_cuboid *c, magdyn_magn
                                       magdyn_vec3 *force, magdyn_vec3 *torque)
 {
     magdyn_vec3 *scratch;
+    int *idx;
     magdyn_status s;
     if ((s = check_input(n, c, model, rel_tol)) != MAGDYN_OK) return s;
     if (n > 0 && (!force || !torque)) return MAGDYN_EINVAL;
@@ -160,10 +178,16 @@ magdyn_status magdyn_magnets_interact(int n, const magdyn_cuboid *c, magdyn_magn
         if (n == 1) force[0] = torque[0] = magdyn_v3(0, 0, 0);
         return MAGDYN_OK;
     }
-    if ((size_t)n > ((size_t)-1) / (4 * sizeof *scratch)) return MAGDYN_ENOMEM;
-    if (!(scratch = malloc(4 * (size_t)n * sizeof *scratch))) return MAGDYN_ENOMEM;
+    if ((size_t)n > ((size_t)-1) / (6 * sizeof *scratch)) return MAGDYN_ENOMEM;
+    scratch = malloc(6 * (size_t)n * sizeof *scratch);
+    idx = malloc((size_t)n * sizeof *idx);
+    if (!scratch || !idx) {
+        free(scratch);
+        free(idx);
+        return MAGDYN_ENOMEM;
+    }
     if (model == MAGDYN_MODEL_DIPOLE) {
-        s = dipole_forces(n, c, passive, scratch, force, torque);
+        s = dipole_forces(n, c, passive, scratch, idx, force, torque);
     } else {
         magdyn_vec3 *F = scratch, *T = scratch + n;
         memset(F, 0, 2 * (size_t)n * sizeof *F);
@@ -174,6 +198,7 @@ magdyn_status magdyn_magnets_interact(int n, const magdyn_cuboid *c, magdyn_magn
         }
     }
     free(scratch);
+    free(idx);
     return s;
 }
 

@@ -115,11 +115,59 @@ static double approach(const magdyn_body *bs, const magdyn_contact *c, double to
     return sp;
 }
 
+/* Per-step scratch of the solve: a compact copy of one island's bodies. */
+typedef struct {
+    magdyn_body *body;   /* the island's bodies */
+    int *global;         /* world index of each */
+    int *local;          /* island index of each world body, or -1 */
+} island_scratch;
+
+/*
+ * One island's contacts c[0..m-1] solved on a compact copy of the bodies
+ * they join, so that the solve costs what the island holds, not what the
+ * world holds; the bodies' new velocities are copied back.
+ */
+static magdyn_status solve_island(magdyn_world *w, island_scratch *sc, magdyn_contact *c, int m,
+                                  const magdyn_impulse_params *ip)
+{
+    magdyn_status s;
+    int q, k, nb = 0;
+    for (q = 0; q < m; q++) {
+        int *end[2];
+        end[0] = &c[q].a;
+        end[1] = &c[q].b;
+        for (k = 0; k < 2; k++) {
+            int g = *end[k];
+            if (sc->local[g] < 0) {
+                sc->local[g] = nb;
+                sc->global[nb] = g;
+                sc->body[nb++] = w->b[g];
+            }
+            *end[k] = sc->local[g];
+        }
+    }
+    s = magdyn_impulse_solve(sc->body, nb, c, m, ip, NULL);
+    for (k = 0; k < nb; k++) {
+        if (s == MAGDYN_OK) {
+            w->b[sc->global[k]].velocity = sc->body[k].velocity;
+            w->b[sc->global[k]].omega = sc->body[k].omega;
+        }
+        sc->local[sc->global[k]] = -1;
+    }
+    for (q = 0; q < m; q++) {
+        c[q].a = sc->global[c[q].a];
+        c[q].b = sc->global[c[q].b];
+    }
+    return s;
+}
+
 /* Solve the contacts island by island: w->order lists them grouped. */
 static magdyn_status solve(magdyn_world *w)
 {
     magdyn_impulse_params ip = magdyn_impulse_params_default();
     magdyn_status s = MAGDYN_OK;
+    island_scratch sc;
+    magdyn_contact *tmp;
     int *cnt, i, k, start;
     ip.restitution = 0.0;
     ip.friction = w->p.friction;
@@ -127,8 +175,17 @@ static magdyn_status solve(magdyn_world *w)
     ip.max_iterations = w->p.solver_iterations;
     ip.tolerance = w->p.solver_tolerance;
     ip.warm_start = 1;
+    if (w->ncon == 0) return MAGDYN_OK;
     cnt = calloc((size_t)w->nisl + 1, sizeof *cnt);
-    if (!cnt) return MAGDYN_ENOMEM;
+    tmp = malloc((size_t)w->ncon * sizeof *tmp);
+    sc.body = malloc((size_t)w->n * sizeof *sc.body);
+    sc.global = malloc((size_t)w->n * sizeof *sc.global);
+    sc.local = malloc((size_t)w->n * sizeof *sc.local);
+    if (!cnt || !tmp || !sc.body || !sc.global || !sc.local) {
+        s = MAGDYN_ENOMEM;
+        goto done;
+    }
+    for (i = 0; i < w->n; i++) sc.local[i] = -1;
     for (i = 0; i < w->ncon; i++) {
         const magdyn_contact *c = &w->con[i];
         w->cisl[i] = w->island[c->a] >= 0 ? w->island[c->a] : w->island[c->b];
@@ -137,19 +194,19 @@ static magdyn_status solve(magdyn_world *w)
     for (k = 0; k < w->nisl; k++) cnt[k + 1] += cnt[k];
     /* sorted copies, solved per island, written back in place */
     for (i = 0; i < w->ncon; i++) w->order[cnt[w->cisl[i]]++] = i;
+    for (i = 0; i < w->ncon; i++) tmp[i] = w->con[w->order[i]];
     for (k = 0, start = 0; k < w->nisl && s == MAGDYN_OK; k++) {
-        int end = cnt[k], q;
-        magdyn_contact *tmp;
-        if (end == start) continue;
-        tmp = malloc((size_t)(end - start) * sizeof *tmp);
-        if (!tmp) { s = MAGDYN_ENOMEM; break; }
-        for (q = start; q < end; q++) tmp[q - start] = w->con[w->order[q]];
-        s = magdyn_impulse_solve(w->b, w->n, tmp, end - start, &ip, NULL);
-        for (q = start; q < end && s == MAGDYN_OK; q++) w->con[w->order[q]] = tmp[q - start];
-        free(tmp);
-        start = end;
+        if (cnt[k] > start) s = solve_island(w, &sc, tmp + start, cnt[k] - start, &ip);
+        start = cnt[k];
     }
+    if (s == MAGDYN_OK)
+        for (i = 0; i < w->ncon; i++) w->con[w->order[i]] = tmp[i];
+done:
     free(cnt);
+    free(tmp);
+    free(sc.body);
+    free(sc.global);
+    free(sc.local);
     return s;
 }
 

@@ -152,6 +152,41 @@ START_TEST(newton_third_law_both_models)
 }
 END_TEST
 
+/* A box of zero polarization (a plain steel or plastic block in a scene)
+ * has no moment: it neither acts nor is acted on, so the magnets get the
+ * forces of the set without it, and its centre may even coincide with a
+ * magnet's (a pair of point dipoles there would be an overlap). */
+START_TEST(dipole_plain_boxes_take_no_part)
+{
+    test_rng r = {77};
+    magdyn_cuboid c[4], with[6];
+    magdyn_vec3 f[4], t[4], fw[6], tw[6];
+    unsigned char passive[6] = {0, 1, 0, 0, 1, 0};
+    int i;
+    random_magnets(&r, 4, c, 0.05);
+    ck_assert_int_eq(magdyn_magnets_interact(4, c, MAGDYN_MODEL_DIPOLE, 0, NULL, f, t), MAGDYN_OK);
+    /* magnets at 0, 2, 3, 5; plain boxes at 1 (on magnet 0's centre) and 4 */
+    with[0] = c[0];
+    with[2] = c[1];
+    with[3] = c[2];
+    with[5] = c[3];
+    with[1] = c[0];
+    with[1].polarization = magdyn_v3(0, 0, 0);
+    with[4] = c[2];
+    with[4].center = magdyn_v3(1, 1, 1);
+    with[4].polarization = magdyn_v3(0, 0, 0);
+    for (i = 0; i < 2; i++) {
+        ck_assert_int_eq(magdyn_magnets_interact(6, with, MAGDYN_MODEL_DIPOLE, 0, i ? passive : NULL,
+                                                 fw, tw), MAGDYN_OK);
+        ck_assert(vdist(fw[0], f[0]) <= 1e-14 * magdyn_vec3_norm(f[0]));
+        ck_assert(vdist(fw[2], f[1]) <= 1e-14 * magdyn_vec3_norm(f[1]));
+        ck_assert(vdist(tw[5], t[3]) <= 1e-14 * magdyn_vec3_norm(t[3]));
+        ck_assert(magdyn_vec3_norm(fw[1]) == 0.0 && magdyn_vec3_norm(tw[1]) == 0.0);
+        ck_assert(magdyn_vec3_norm(fw[4]) == 0.0 && magdyn_vec3_norm(tw[4]) == 0.0);
+    }
+}
+END_TEST
+
 static double energy(int n, const magdyn_cuboid *c, magdyn_magnet_model model, double tol)
 {
     double e = NAN;
@@ -470,6 +505,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, dipole_model_is_the_direct_sum);
     tcase_add_test(tc, dipole_passive_mask);
+    tcase_add_test(tc, dipole_plain_boxes_take_no_part);
     tcase_add_test(tc, newton_third_law_both_models);
     tcase_add_test(tc, dipole_force_is_minus_grad_energy);
     tcase_add_test(tc, cuboid_force_is_minus_grad_energy);

@@ -198,12 +198,13 @@ typedef enum {
  * other passive ones (for sleeping or held magnets, whose mutual forces
  * are not needed).  Skipped pairs are not checked for overlap.
  *
- * MAGDYN_MODEL_DIPOLE: point dipoles at the centres; with no passive magnet
- * this is magdyn_dipoles_interact on the moments, otherwise a direct loop
- * over the needed pairs (magdyn_dipole_force_torque, the reaction by
- * Newton's third law and the balance of angular momentum); both agree to
- * rounding.  rel_tol is not used.  Box overlap is not checked; coincident
- * centres are MAGDYN_EOVERLAP.
+ * MAGDYN_MODEL_DIPOLE: point dipoles at the centres: the pairs of
+ * non-passive magnets through magdyn_dipoles_interact, each non-passive
+ * magnet with each passive one through magdyn_dipole_force_torque (the
+ * reaction by Newton's third law and the balance of angular momentum);
+ * both agree to rounding.  Magnets of zero moment take no part.  rel_tol
+ * is not used.  Box overlap is not checked; coincident centres of two
+ * magnets with moments are MAGDYN_EOVERLAP.
  *
  * MAGDYN_MODEL_CUBOID: magdyn_cuboid_force_torque for each needed pair to
  * relative accuracy rel_tol in [1e-12, 0.1], the lower-indexed magnet as
