@@ -23,6 +23,11 @@
 #define CONTACT_STEP_LENGTH 0.01
 /* Share of a contact's excess sinking pushed out in one step. */
 #define PUSH_SHARE 0.2
+/* The shortest step [in contact_step] a push is spread over. */
+#define PUSH_STEP_FLOOR 0.01
+/* Most rounds of impacts at a step's start that one impact's knock-on
+ * effects get; what still approaches then is stopped by the step's solve. */
+#define IMPACT_ROUNDS 16
 /* Most halvings of a step whose solve leaves a contact sunk too deep. */
 #define MAX_HALVINGS 3
 
@@ -215,8 +220,9 @@ done:
  * approach faster than bounce_speed get their impulses with restitution,
  * all together, before the forces act (the contact step's own solve has
  * restitution 0: the approach that a step's force kick makes is no impact).
+ * *count receives the number of contacts hit.
  */
-static magdyn_status impacts(magdyn_world *w)
+static magdyn_status impacts(magdyn_world *w, int *count)
 {
     magdyn_impulse_params ip = magdyn_impulse_params_default();
     magdyn_contact *hit;
@@ -224,6 +230,7 @@ static magdyn_status impacts(magdyn_world *w)
     magdyn_status s = MAGDYN_OK;
     int i, k, m = 0;
     for (i = 0; i < w->ncon; i++) m += approach(w->b, &w->con[i], w->p.contact_tol) > w->p.bounce_speed;
+    *count = m;
     if (m == 0) return MAGDYN_OK;
     hit = malloc((size_t)m * sizeof *hit);
     speed = malloc((size_t)m * sizeof *speed);
@@ -276,17 +283,20 @@ static double travel(const magdyn_world *w, double h)
  * penetration) over a step of h: a gap may close within the step but no
  * further.  A point sunk deeper than contact_tol (the solver stops short of
  * exact, and the manifold of the step's start does not follow a turning box)
- * is pushed out by PUSH_SHARE of the excess per step: the push is an
- * impulse, so it keeps the momentum and angular momentum (a positional push
- * would turn a spinning cluster), the stats count its work, and a gentle
- * share keeps it from setting a resting contact bouncing.
+ * is pushed out by PUSH_SHARE of the excess per step, a step taken as
+ * at least PUSH_STEP_FLOOR contact_step: the push is an impulse, so it
+ * keeps the momentum and angular momentum (a positional push would turn a
+ * spinning cluster), the stats count its work, and a gentle share keeps it
+ * from setting a resting contact bouncing.  Its speed does not grow
+ * without bound as a step is cut short (at an arrival, say): a push over a
+ * sliver of a step would throw the magnets apart.
  */
 static double target(magdyn_world *w, double d, double h)
 {
     if (d < 0.0) return d / h;
     if (d <= w->p.contact_tol) return 0.0;
     w->st.projections++;
-    return PUSH_SHARE * (d - 0.5 * w->p.contact_tol) / h;
+    return PUSH_SHARE * (d - 0.5 * w->p.contact_tol) / fmax(h, PUSH_STEP_FLOOR * w->p.contact_step);
 }
 
 /* Deepest a contact point would end the step of h [m], as the solved
@@ -305,6 +315,61 @@ static double sink(const magdyn_world *w, double h)
         }
     }
     return worst;
+}
+
+/* Normal closing speed [m/s] (> 0 approaching) of the bodies bs at the
+ * point p of contact c. */
+static double closing(const magdyn_body *bs, const magdyn_contact *c, magdyn_vec3 p)
+{
+    magdyn_vec3 u = magdyn_vec3_sub(magdyn_body_point_velocity(&bs[c->a], p),
+                                    magdyn_body_point_velocity(&bs[c->b], p));
+    return -magdyn_vec3_dot(u, c->manifold.normal);
+}
+
+/* Time [s] in (0, h] at which a gap g [m] closes at a closing speed going
+ * linearly from v0 to v1 over h, or INFINITY. */
+static double closing_time(double g, double v0, double v1, double h)
+{
+    double a = (v1 - v0) / h, disc = v0 * v0 + 2.0 * a * g, t;
+    if (disc < 0.0 || v0 + sqrt(disc) <= 0.0) return INFINITY;
+    t = 2.0 * g / (v0 + sqrt(disc));
+    return t <= h ? t : INFINITY;
+}
+
+/*
+ * The step's length when a gap among the gathered contacts that closes
+ * faster than bounce_speed at the step's start closes within h: the step
+ * ends as it closes, and the next step's impacts give the arrival its
+ * restitution and report it.  (Taken within the step, the solve would stop
+ * the arrival inelastically, and the force of the step's start would do
+ * work along a velocity that jumped.)  A gap that only the step's force
+ * closes is resting contact's business: it closes within the step.  The
+ * closing speed goes from the step's start to the force kick's end.
+ */
+static magdyn_status arrival(magdyn_world *w, double *h)
+{
+    magdyn_body *kicked;
+    int i, c, k;
+    kicked = malloc((size_t)w->n * sizeof *kicked);
+    if (!kicked) return MAGDYN_ENOMEM;
+    memcpy(kicked, w->b, (size_t)w->n * sizeof *kicked);
+    for (i = 0; i < w->n; i++)
+        if (w->role[i] == ROLE_CONTACT) magdyn_body_kick(&kicked[i], w->F[i], w->T[i], *h);
+    for (c = 0; c < w->ncon; c++) {
+        const magdyn_contact *ct = &w->con[c];
+        for (k = 0; k < ct->manifold.count; k++) {
+            magdyn_vec3 p = ct->manifold.point[k];
+            double v0, v1, t;
+            if (ct->manifold.depth[k] >= -w->p.contact_tol) continue;
+            v0 = closing(w->b, ct, p);
+            v1 = closing(kicked, ct, p);
+            if (v0 <= w->p.bounce_speed) continue;
+            t = closing_time(-ct->manifold.depth[k], v0, v1, *h);
+            if (t < *h) *h = t;
+        }
+    }
+    free(kicked);
+    return MAGDYN_OK;
 }
 
 /* Kick and solve for a step of h, from the velocities in w->bt. */
@@ -330,8 +395,8 @@ static magdyn_status kick_and_solve(magdyn_world *w, double h, double hprev)
 magdyn_status magdyn_wi_island_step(magdyn_world *w, double *h, double hprev)
 {
     double limit = CONTACT_STEP_LENGTH * w->lmin;
-    magdyn_status s;
-    int i, any = 0, halvings;
+    magdyn_status s = MAGDYN_OK;
+    int i, any = 0, halvings, round, hits;
     for (i = 0; i < w->n; i++) any |= w->role[i] == ROLE_CONTACT;
     if (!any) return MAGDYN_OK;
     if ((s = gather(w)) != MAGDYN_OK) return s;
@@ -342,11 +407,15 @@ magdyn_status magdyn_wi_island_step(magdyn_world *w, double *h, double hprev)
     /* sleeping magnets in reach act as fixed while the solver runs */
     for (i = 0; i < w->n; i++)
         if (w->role[i] == ROLE_ASLEEP) w->b[i].fixed = 1;
-    s = impacts(w);
+    /* an impact can set other touching contacts approaching (a magnet
+       knocked into its neighbour): they are impacts too, in turn */
+    for (round = 0, hits = 1; s == MAGDYN_OK && hits > 0 && round < IMPACT_ROUNDS; round++)
+        s = impacts(w, &hits);
     if (s == MAGDYN_OK) {
         /* the velocities the step starts from, for the bookkeeping */
         memcpy(w->bt, w->b, (size_t)w->n * sizeof *w->bt);
-        s = kick_and_solve(w, *h, hprev);
+        s = arrival(w, h);
+        if (s == MAGDYN_OK) s = kick_and_solve(w, *h, hprev);
         /* shorter while some point would move beyond the contacts gathered,
            or would end sunk deeper than contact_tol (the solver stops short
            of exact by an amount that scales with the step's force kick) */
