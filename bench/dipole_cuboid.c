@@ -3,7 +3,8 @@
  * torque between two magnets: point dipoles, the Akoun-Yonnet closed form
  * (with its torque extension, the path of aligned magnets), and the general
  * extended-body path (exact face-on-face pair plus adaptive cubature) at
- * 1e-4 (and 1e-6), touching and 5 mm apart.
+ * 1e-4 (and 1e-6), touching and 5 mm apart; and the interaction energy
+ * (magdyn_magnets_energy, adaptive cubature) in the same poses.
  * Magnets: 10 mm NdFeB cubes, J = 1.2 T (issue 3's example).
  */
 #define _POSIX_C_SOURCE 199309L
@@ -54,6 +55,32 @@ static double per_call_force(method m, const magdyn_cuboid *a, const magdyn_cubo
         n++;
     } while ((dt = now() - t0) < 0.3);
     return dt / (double)n;
+}
+
+static double per_call_energy(const magdyn_cuboid *a, const magdyn_cuboid *b, double tol, double *e,
+                              int *status)
+{
+    magdyn_cuboid c[2];
+    double t0 = now(), dt;
+    long n = 0;
+    c[0] = *a;
+    c[1] = *b;
+    do {
+        *status = magdyn_magnets_energy(2, c, MAGDYN_MODEL_CUBOID, tol, NULL, e);
+        n++;
+    } while ((dt = now() - t0) < 0.3);
+    return dt / (double)n;
+}
+
+static void energies(const magdyn_cuboid *a, const magdyn_cuboid *b, const char *pose)
+{
+    static const double tol[3] = {1e-4, 1e-5, 1e-6};
+    int k, st;
+    double e, t;
+    for (k = 0; k < 3; k++) {
+        t = per_call_energy(a, b, tol[k], &e, &st);
+        printf("  energy %.0e, %-29s %10.1f us  E = %.9g J (status %d)\n", tol[k], pose, t * 1e6, e, st);
+    }
 }
 
 int main(void)
@@ -124,8 +151,14 @@ int main(void)
         b.center = magdyn_v3(0, 0, 0.01 + gaps[g]);
         b.orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 0.5);
         t = per_call_force(FT_FULL, &a, &b, 1e-6, &f, &st);
-        printf("  force_torque 1e-6, twisted 0.5             %8.1f us  F = %.5g N (status %d)\n\n",
+        printf("  force_torque 1e-6, twisted 0.5             %8.1f us  F = %.5g N (status %d)\n",
                t * 1e6, -f.z, st);
+        energies(&a, &b, "twisted 0.5");
+        b.orientation = magdyn_quat_identity();
+        energies(&a, &b, "aligned");
+        b.center.x = 0.003;
+        energies(&a, &b, "aligned, offset 3 mm");
+        printf("\n");
     }
     return 0;
 }

@@ -1,0 +1,254 @@
+/*
+ * cuboid_energy.c - interaction energy of two uniformly magnetised boxes
+ * as extended bodies, to a requested relative accuracy.
+ *
+ * With M_dst uniform and dst outside src (touching allowed), B_src = -mu0
+ * grad phi_src over dst, and the divergence theorem turns the volume
+ * integral into one over dst's charged faces:
+ *     E = -int_dst M_dst . B_src dV = mu0 oint_dst sigma_dst phi_src dA
+ *       = 1 / (4 pi mu0) sum_f sum_g (J_dst . n_f) (J_src . n_g)
+ *             int_f int_g dA' dA / |r - r'|,
+ * where the inner integral (the potential of src's face g) is closed form.
+ * Why the faces rather than the volume: B_src jumps across the planes of
+ * src's charged faces and has logarithms along its edges, so near contact
+ * a volume integrand of J.B has near-discontinuities just inside dst,
+ * which the embedded error estimate of a cubature rule misjudges (measured
+ * 8e-4 relative off at a requested 1e-4, two touching cubes).  The
+ * potential is continuous everywhere; at worst its gradient has logarithms
+ * along src's edges, kinks that the estimate sees and bisection grades.
+ *
+ * Far from src's edges (FAR_RATIO half diagonals of dst) J.B_src is
+ * analytic over dst and a 6^3-point Gauss product rule over its volume is
+ * accurate to ~1e-11 relative (measured ~1e-7 at 2 half diagonals, falling
+ * as (distance)^-12), with no adaptivity.
+ *
+ * The faces are integrated by globally adaptive Genz-Malik cubature (Genz
+ * & Malik, J. Comput. Appl. Math. 6 (1980) 295): a degree-7 rule of 17
+ * points per rectangle with an embedded degree-5 rule for the error; the
+ * rectangle with the largest error is halved along the axis of the larger
+ * fourth difference until the summed estimate meets the tolerance.  Where
+ * src's edges pass close beside a region (a corner of src a fraction of
+ * the region's size away) both rules are still far from their asymptotic
+ * regime, and |degree 7 - degree 5| can understate the error of the
+ * degree-7 value 10-40 times (measured against a reference at 1e-9, random
+ * pairs touching or up to 1 mm apart); the estimate is therefore taken 10
+ * times over (E_SAFE), which met the tolerance in all of 300 random pairs
+ * at 1e-4, 1e-5 and 1e-6 (worst true error 0.8 of the tolerance).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include "cuboid_energy.h"
+
+#define E_REGIONS 4000           /* region budget (allocated) */
+#define E_FLOOR 1e-12            /* rounding floor, relative to sum |region| */
+#define E_SAFE 10.0              /* see the note above */
+#define FAR_RATIO 4.0
+#define FAR_MIN_TOL 1e-10
+
+typedef struct {
+    double s0, s1, t0, t1;       /* on face `face`, scaled to [-1, 1] */
+    double val, err;
+    int face, axis;              /* axis: 0 split s, 1 split t */
+} region;
+
+typedef struct {
+    magdyn_mat3 rel;             /* dst body -> src body */
+    magdyn_vec3 t;               /* dst centre in src's body frame */
+    magdyn_vec3 half_s, half_d;
+    double js[6], jd[6];         /* J . n on each face [T], src and dst */
+} problem;
+
+static double comp(magdyn_vec3 v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
+
+/* y + sqrt(p2 + y^2) without cancellation for y < 0 (p2 > 0 there) */
+static double yr(double y, double p2, double r) { return y >= 0.0 ? y + r : p2 / (r - y); }
+
+/*
+ * int_P dA' / |r - r'| [m] for face g of a box of half extents h (face g on
+ * axis g/2, + side for even g), r in the box frame: with X, Y the offsets
+ * from the face's edges and w the height above its plane, the corner sum of
+ *     X ln(Y + R) + Y ln(X + R) - |w| atan(X Y / (|w| R)).
+ * Terms whose coefficient vanishes are dropped (their limit is 0).
+ */
+static double face_potential(magdyn_vec3 h, int g, magdyn_vec3 r)
+{
+    int a = g / 2, a1 = (a + 1) % 3, a2 = (a + 2) % 3, i, k;
+    double sp = (g & 1) ? -1.0 : 1.0, A = comp(h, a1), B = comp(h, a2);
+    double u = comp(r, a1), v = comp(r, a2), w = comp(r, a) - sp * comp(h, a);
+    double X[2] = {u - A, u + A}, Y[2] = {v - B, v + B}, R[2][2], ww = w * w, aw = fabs(w), s = 0.0;
+    for (i = 0; i < 2; i++)
+        for (k = 0; k < 2; k++) R[i][k] = sqrt(X[i] * X[i] + Y[k] * Y[k] + ww);
+    /* corner signs: + at (X2, Y2) and (X1, Y1) */
+    for (i = 0; i < 2; i++) {
+        double p2 = X[i] * X[i] + ww;
+        if (X[i] != 0.0)
+            s += (i ? 1.0 : -1.0) * X[i] * log(yr(Y[1], p2, R[i][1]) / yr(Y[0], p2, R[i][0]));
+    }
+    for (k = 0; k < 2; k++) {
+        double p2 = Y[k] * Y[k] + ww;
+        if (Y[k] != 0.0)
+            s += (k ? 1.0 : -1.0) * Y[k] * log(yr(X[1], p2, R[1][k]) / yr(X[0], p2, R[0][k]));
+    }
+    if (aw > 0.0)
+        for (i = 0; i < 2; i++)
+            for (k = 0; k < 2; k++) s -= (i == k ? 1.0 : -1.0) * aw * atan2(X[i] * Y[k], aw * R[i][k]);
+    return s;
+}
+
+/* J_d.n_f sum_g J_s.n_g int_g dA'/|r - r'| times the area element, at the
+ * scaled point (s, t) of dst face f */
+static double integrand(const problem *pb, int f, double s, double t)
+{
+    int ax = f / 2, a1 = (ax + 1) % 3, a2 = (ax + 2) % 3, g;
+    double h1 = comp(pb->half_d, a1), h2 = comp(pb->half_d, a2), c[3], phi = 0.0;
+    magdyn_vec3 rs;
+    c[ax] = ((f & 1) ? -1.0 : 1.0) * comp(pb->half_d, ax);
+    c[a1] = h1 * s;
+    c[a2] = h2 * t;
+    rs = magdyn_vec3_add(magdyn_mat3_mulv(pb->rel, magdyn_v3(c[0], c[1], c[2])), pb->t);
+    for (g = 0; g < 6; g++)
+        if (pb->js[g] != 0.0) phi += pb->js[g] * face_potential(pb->half_s, g, rs);
+    return pb->jd[f] * h1 * h2 * phi;
+}
+
+/* Genz-Malik in two dimensions on [-1,1]^2 (weights sum to 1) */
+#define GM_L2 0.35856858280031809199   /* sqrt(9/70) */
+#define GM_L4 0.94868329805051379960   /* sqrt(9/10) */
+#define GM_L5 0.68824720161168529772   /* sqrt(9/19) */
+
+/* value, error estimate and split axis of region g */
+static void eval_region(const problem *pb, region *g)
+{
+    static const double w7[5] = {-3816.0 / 19683.0, 980.0 / 6561.0, 1020.0 / 19683.0,
+                                 200.0 / 19683.0, 6859.0 / 19683.0 / 4.0};
+    static const double w5[4] = {-971.0 / 729.0, 245.0 / 486.0, 65.0 / 1458.0, 25.0 / 729.0};
+    double sc = 0.5 * (g->s0 + g->s1), hs = 0.5 * (g->s1 - g->s0);
+    double tc = 0.5 * (g->t0 + g->t1), ht = 0.5 * (g->t1 - g->t0), area = 4.0 * hs * ht;
+    double f0, a[2], b[2], c = 0.0, d = 0.0, v7, v5, d4[2];
+    int ax, i, j;
+    f0 = integrand(pb, g->face, sc, tc);
+    for (ax = 0; ax < 2; ax++) {
+        double ds2 = ax ? 0.0 : GM_L2 * hs, dt2 = ax ? GM_L2 * ht : 0.0;
+        double ds4 = ax ? 0.0 : GM_L4 * hs, dt4 = ax ? GM_L4 * ht : 0.0;
+        a[ax] = integrand(pb, g->face, sc + ds2, tc + dt2) + integrand(pb, g->face, sc - ds2, tc - dt2);
+        b[ax] = integrand(pb, g->face, sc + ds4, tc + dt4) + integrand(pb, g->face, sc - ds4, tc - dt4);
+        d4[ax] = fabs(a[ax] - 2.0 * f0 - (GM_L2 * GM_L2 / (GM_L4 * GM_L4)) * (b[ax] - 2.0 * f0));
+    }
+    for (i = -1; i <= 1; i += 2)
+        for (j = -1; j <= 1; j += 2) {
+            c += integrand(pb, g->face, sc + i * GM_L4 * hs, tc + j * GM_L4 * ht);
+            d += integrand(pb, g->face, sc + i * GM_L5 * hs, tc + j * GM_L5 * ht);
+        }
+    v7 = w7[0] * f0 + w7[1] * (a[0] + a[1]) + w7[2] * (b[0] + b[1]) + w7[3] * c + w7[4] * d;
+    v5 = w5[0] * f0 + w5[1] * (a[0] + a[1]) + w5[2] * (b[0] + b[1]) + w5[3] * c;
+    g->val = area * v7;
+    g->err = E_SAFE * area * fabs(v7 - v5);
+    g->axis = d4[1] > d4[0] ? 1 : 0;
+}
+
+/* Globally adaptive cubature over dst's charged faces: sum_f int_f
+ * integrand dA [T^2 m^3], or MAGDYN_ENOCONV / MAGDYN_ENOMEM. */
+static magdyn_status faces_adaptive(const problem *pb, double rel_tol, double *out)
+{
+    region *reg = malloc(E_REGIONS * sizeof *reg);
+    double tot = 0.0, err = 0.0, mass = 0.0;
+    int n = 0, f, i;
+    if (!reg) return MAGDYN_ENOMEM;
+    for (f = 0; f < 6; f++) {
+        if (pb->jd[f] == 0.0) continue;
+        reg[n].s0 = reg[n].t0 = -1.0;
+        reg[n].s1 = reg[n].t1 = 1.0;
+        reg[n].face = f;
+        eval_region(pb, &reg[n]);
+        n++;
+    }
+    for (;;) {
+        region *a, *b;
+        int worst = 0;
+        tot = err = mass = 0.0;
+        for (i = 0; i < n; i++) {
+            tot += reg[i].val;
+            err += reg[i].err;
+            mass += fabs(reg[i].val);
+            if (reg[i].err > reg[worst].err) worst = i;
+        }
+        if (!(err > rel_tol * fabs(tot) + E_FLOOR * mass)) break;
+        if (n == E_REGIONS) {
+            free(reg);
+            return MAGDYN_ENOCONV;
+        }
+        a = &reg[worst];
+        b = &reg[n++];
+        *b = *a;
+        if (a->axis == 0) a->s1 = b->s0 = 0.5 * (a->s0 + a->s1);
+        else a->t1 = b->t0 = 0.5 * (a->t0 + a->t1);
+        eval_region(pb, a);
+        eval_region(pb, b);
+    }
+    free(reg);
+    if (!isfinite(tot) || !isfinite(err)) return MAGDYN_ENOCONV;
+    *out = tot;
+    return MAGDYN_OK;
+}
+
+/* ---- far from src: the volume integral by a fixed rule ------------------- */
+
+/* Distance [m] of the point r (src's body frame) from src's nearest edge. */
+static double edge_distance(magdyn_vec3 h, magdyn_vec3 r)
+{
+    double ax = fabs(r.x) - h.x, ay = fabs(r.y) - h.y, az = fabs(r.z) - h.z;
+    double px = fmax(ax, 0.0), py = fmax(ay, 0.0), pz = fmax(az, 0.0);
+    return fmin(fmin(sqrt(px * px + ay * ay + az * az), sqrt(ax * ax + py * py + az * az)),
+                sqrt(ax * ax + ay * ay + pz * pz));
+}
+
+/* 6^3-point Gauss-Legendre product rule over dst's volume: the integral of
+ * J_dst . B_src [T^2 m^3]; jd is J_dst in src's frame */
+static double volume_gauss(const problem *pb, const magdyn_cuboid *src, magdyn_vec3 jd)
+{
+    static const double x[6] = {-0.9324695142031521, -0.6612093864662645, -0.2386191860831969,
+                                0.2386191860831969, 0.6612093864662645, 0.9324695142031521};
+    static const double w[6] = {0.1713244923791704, 0.3607615730481386, 0.4679139345726910,
+                                0.4679139345726910, 0.3607615730481386, 0.1713244923791704};
+    double sum = 0.0;
+    int a, b, k;
+    for (a = 0; a < 6; a++)
+        for (b = 0; b < 6; b++)
+            for (k = 0; k < 6; k++) {
+                magdyn_vec3 u = magdyn_v3(x[a] * pb->half_d.x, x[b] * pb->half_d.y, x[k] * pb->half_d.z);
+                magdyn_vec3 r = magdyn_vec3_add(pb->t, magdyn_mat3_mulv(pb->rel, u));
+                sum += w[a] * w[b] * w[k]
+                       * magdyn_vec3_dot(jd, magdyn_cuboid_field(src->half, src->polarization, r));
+            }
+    return sum * pb->half_d.x * pb->half_d.y * pb->half_d.z;
+}
+
+magdyn_status mdc_cuboid_energy(const magdyn_cuboid *src, const magdyn_cuboid *dst, double rel_tol,
+                                double *energy)
+{
+    problem pb;
+    magdyn_mat3 rs = magdyn_quat_to_mat3(src->orientation), rd = magdyn_quat_to_mat3(dst->orientation);
+    magdyn_mat3 rst = magdyn_mat3_transpose(rs);
+    double e, tot;
+    int f;
+    magdyn_status s;
+    pb.rel = magdyn_mat3_mul(rst, rd);
+    pb.t = magdyn_mat3_mulv(rst, magdyn_vec3_sub(dst->center, src->center));
+    pb.half_s = src->half;
+    pb.half_d = dst->half;
+    for (f = 0; f < 6; f++) {
+        double sg = (f & 1) ? -1.0 : 1.0;
+        pb.js[f] = sg * comp(src->polarization, f / 2);
+        pb.jd[f] = sg * comp(dst->polarization, f / 2);
+    }
+    if (rel_tol >= FAR_MIN_TOL && edge_distance(src->half, pb.t) >= FAR_RATIO * magdyn_vec3_norm(dst->half)) {
+        /* -int M.B dV = -(1/mu0) int J.B dV */
+        e = -volume_gauss(&pb, src, magdyn_mat3_mulv(pb.rel, dst->polarization)) / MAGDYN_MU0;
+    } else {
+        if ((s = faces_adaptive(&pb, rel_tol, &tot)) != MAGDYN_OK) return s;
+        e = tot / (4.0 * MAGDYN_PI * MAGDYN_MU0);
+    }
+    if (!isfinite(e)) return MAGDYN_ENOCONV;
+    *energy = e;
+    return MAGDYN_OK;
+}
