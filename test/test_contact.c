@@ -14,20 +14,6 @@
 #include "test_sat_oracle.h"
 #include "same_manifold.h"
 
-static magdyn_obb box(double cx, double cy, double cz, magdyn_quat q, double hx, double hy, double hz)
-{ return oracle_obb(magdyn_v3(cx, cy, cz), q, magdyn_v3(hx, hy, hz)); }
-
-static double scale_of(const magdyn_obb *a, const magdyn_obb *b)
-{ return a->half.x + a->half.y + a->half.z + b->half.x + b->half.y + b->half.z; }
-
-static magdyn_obb moved(const magdyn_obb *b, magdyn_quat q, magdyn_vec3 t)
-{
-    magdyn_obb m = *b;
-    m.center = magdyn_vec3_add(magdyn_quat_rotate(q, b->center), t);
-    m.orientation = magdyn_quat_mul(q, b->orientation);
-    return m;
-}
-
 /* Is there a contact point within tol of p? */
 static int has_point(const magdyn_manifold *m, magdyn_vec3 p, double tol)
 {
@@ -506,8 +492,6 @@ int main(void)
 {
     Suite *s = suite_create("contact");
     TCase *tc = tcase_create("core");
-    SRunner *sr;
-    int failed;
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, stacked_aligned);
     tcase_add_test(tc, edge_on_face);
@@ -520,9 +504,5 @@ int main(void)
     tcase_add_test(tc, huge_box_no_nan_points);
     tcase_add_test(tc, manifold_pairs_equals_single);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return test_run_suite(s, CK_FORK);
 }

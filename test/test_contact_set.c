@@ -471,8 +471,6 @@ int main(void)
 {
     Suite *s = suite_create("contact_set");
     TCase *tc = tcase_create("core");
-    SRunner *sr;
-    int failed;
     tcase_add_test(tc, ids_resting_face);
     tcase_add_test(tc, ids_sliding_off);
     tcase_add_test(tc, ids_edge_edge);
@@ -484,9 +482,5 @@ int main(void)
     tcase_add_test(tc, set_face_is_manifold);
     tcase_add_test(tc, set_bad_input);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return test_run_suite(s, CK_FORK);
 }

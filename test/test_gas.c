@@ -794,8 +794,6 @@ int main(void)
 {
     Suite *s = suite_create("gas");
     TCase *tc = tcase_create("core");
-    SRunner *sr;
-    int failed;
     tcase_set_timeout(tc, 600);   /* wall clock, on a shared machine */
     tcase_add_test(tc, bad_input);
     tcase_add_test(tc, head_on);
@@ -817,9 +815,5 @@ int main(void)
     tcase_add_test(tc, wedged_disc_stalls);
     tcase_add_test(tc, perfectly_inelastic_pairs_go_on);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return test_run_suite(s, CK_FORK);
 }

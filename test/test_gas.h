@@ -84,18 +84,15 @@ static inline double smallest_gap(const magdyn_gas *g, double w, double h, int p
     return worst;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+/* the distribution function of Exp(1) */
+static inline double exp1_cdf(double u) { return 1.0 - exp(-u); }
 
 /* KS statistic of all the discs' speeds against the Rayleigh law
  * F(v) = 1 - exp(-m v^2 / (2 kT)), kT their kinetic temperature. */
 static inline double ks_rayleigh(const magdyn_gas *g)
 {
     int nd = magdyn_gas_discs(g), i, n = 0;
-    double *u = malloc(sizeof(double) * (size_t)nd), kt = 0, dmax = 0;
+    double *u = malloc(sizeof(double) * (size_t)nd), kt = 0, dmax;
     magdyn_gas_observables o;
     magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o);
     kt = o.kt_trans;
@@ -105,13 +102,7 @@ static inline double ks_rayleigh(const magdyn_gas *g)
         /* m v^2 / (2 kT) is Exp(1) distributed for every mass */
         u[n++] = 0.5 * d.mass * magdyn_vec2_norm2(d.v) / kt;
     }
-    qsort(u, (size_t)n, sizeof *u, cmp_double);
-    for (i = 0; i < n; i++) {
-        double f = 1.0 - exp(-u[i]);
-        double d1 = fabs(f - (double)i / n), d2 = fabs(f - (double)(i + 1) / n);
-        if (d1 > dmax) dmax = d1;
-        if (d2 > dmax) dmax = d2;
-    }
+    dmax = test_ks_statistic(u, (size_t)n, exp1_cdf);
     free(u);
     return dmax;
 }

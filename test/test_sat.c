@@ -13,12 +13,6 @@
 #include "testutil.h"
 #include "test_sat_oracle.h"
 
-static magdyn_obb box(double cx, double cy, double cz, magdyn_quat q, double hx, double hy, double hz)
-{ return oracle_obb(magdyn_v3(cx, cy, cz), q, magdyn_v3(hx, hy, hz)); }
-
-static double scale_of(const magdyn_obb *a, const magdyn_obb *b)
-{ return a->half.x + a->half.y + a->half.z + b->half.x + b->half.y + b->half.z; }
-
 /* A random pair; every 4th pair has nearly parallel edges (both boxes near a
  * common frame), turned together by a random rotation. */
 static void rng_pair(test_rng *r, long i, magdyn_obb *a, magdyn_obb *b)
@@ -30,14 +24,6 @@ static void rng_pair(test_rng *r, long i, magdyn_obb *a, magdyn_obb *b)
         a->orientation = magdyn_quat_mul(q, a->orientation);
         b->orientation = magdyn_quat_mul(q, b->orientation);
     }
-}
-
-static magdyn_obb moved(const magdyn_obb *b, magdyn_quat q, magdyn_vec3 t)
-{
-    magdyn_obb m = *b;
-    m.center = magdyn_vec3_add(magdyn_quat_rotate(q, b->center), t);
-    m.orientation = magdyn_quat_mul(q, b->orientation);
-    return m;
 }
 
 /* 10^6 random pairs: overlap flag against the clipping oracle; separation
@@ -724,8 +710,6 @@ int main(void)
 {
     Suite *s = suite_create("sat");
     TCase *tc = tcase_create("core");
-    SRunner *sr;
-    int failed;
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, random_pairs_against_oracle);
     tcase_add_test(tc, touching_faces_exact);
@@ -741,9 +725,5 @@ int main(void)
     tcase_add_test(tc, denormal_edge_axis_agrees);
     tcase_add_test(tc, overlap_pairs_equals_single);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return test_run_suite(s, CK_FORK);
 }

@@ -164,6 +164,23 @@ static inline magdyn_obb oracle_obb(magdyn_vec3 c, magdyn_quat q, magdyn_vec3 h)
     return b;
 }
 
+/* Shorthands of the pair tests: a box from its numbers; the length scale of
+ * a pair (the sum of the half extents); a box moved rigidly, turned by q
+ * about the origin, then shifted by t. */
+static inline magdyn_obb box(double cx, double cy, double cz, magdyn_quat q, double hx, double hy, double hz)
+{ return oracle_obb(magdyn_v3(cx, cy, cz), q, magdyn_v3(hx, hy, hz)); }
+
+static inline double scale_of(const magdyn_obb *a, const magdyn_obb *b)
+{ return a->half.x + a->half.y + a->half.z + b->half.x + b->half.y + b->half.z; }
+
+static inline magdyn_obb moved(const magdyn_obb *b, magdyn_quat q, magdyn_vec3 t)
+{
+    magdyn_obb m = *b;
+    m.center = magdyn_vec3_add(magdyn_quat_rotate(q, b->center), t);
+    m.orientation = magdyn_quat_mul(q, b->orientation);
+    return m;
+}
+
 /*
  * A random box for the pair tests: half extents 0.05..1 (a third of them
  * plates down to 1e-3 thick), orientation uniform, or (every 4th) a

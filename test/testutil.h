@@ -1,5 +1,7 @@
 /*
- * testutil.h - shared helpers for the check-based tests.
+ * testutil.h - what every check-based test shares: the suite runner, the
+ * sample-count switch, the one random generator, statistical helpers.
+ * Built once (test/testutil.c) and linked into every test program.
  *
  * MAGDYN_TEST_QUICK=1 in the environment (set by CI under valgrind) scales
  * the random-sample loops down, so the slow instrumented runs stay short;
@@ -9,63 +11,40 @@
 #define MAGDYN_TESTUTIL_H
 
 #include <check.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <math.h>
 #include <magdyn/vec.h>
 
+/* Runs suite s (in forked test processes unless fork is CK_NOFORK; the
+ * CK_FORK environment variable decides otherwise) and frees it; the exit
+ * status for main: EXIT_SUCCESS when every test passed. */
+int test_run_suite(Suite *s, enum fork_status fork);
+
 /* n, or n/100 (at least 1) when MAGDYN_TEST_QUICK is set. */
-static inline long test_count(long n)
-{
-    const char *q = getenv("MAGDYN_TEST_QUICK");
-    if (q && *q && *q != '0') {
-        n /= 100;
-        if (n < 1) n = 1;
-    }
-    return n;
-}
+long test_count(long n);
 
-/* xorshift64*: a small deterministic generator, so failures reproduce. */
+/* xorshift64* (Vigna, ACM TOMS 42 (2016) 30): a small deterministic
+ * generator, so failures reproduce.  Seed with any non-zero state:
+ * test_rng r = {seed}; */
 typedef struct { uint64_t s; } test_rng;
-static inline uint64_t test_rng_u64(test_rng *r)
-{
-    r->s ^= r->s >> 12; r->s ^= r->s << 25; r->s ^= r->s >> 27;
-    return r->s * 2685821657736338717ULL;
-}
+uint64_t test_rng_u64(test_rng *r);
 /* uniform in [0, 1) */
-static inline double test_rng_uniform(test_rng *r)
-{ return (double)(test_rng_u64(r) >> 11) * (1.0 / 9007199254740992.0); }
+double test_rng_uniform(test_rng *r);
 /* uniform in [lo, hi) */
-static inline double test_rng_range(test_rng *r, double lo, double hi)
-{ return lo + (hi - lo) * test_rng_uniform(r); }
+double test_rng_range(test_rng *r, double lo, double hi);
 /* standard normal, Box-Muller */
-static inline double test_rng_normal(test_rng *r)
-{
-    double u = test_rng_uniform(r), v = test_rng_uniform(r);
-    return sqrt(-2.0 * log(1.0 - u)) * cos(2.0 * MAGDYN_PI * v);
-}
-/* uniformly distributed unit quaternion (Shoemake 1992) */
-static inline magdyn_quat test_rng_quat(test_rng *r)
-{
-    double u1 = test_rng_uniform(r), u2 = test_rng_uniform(r), u3 = test_rng_uniform(r);
-    double a = sqrt(1.0 - u1), b = sqrt(u1);
-    return magdyn_q(a * sin(2.0 * MAGDYN_PI * u2), a * cos(2.0 * MAGDYN_PI * u2),
-                    b * sin(2.0 * MAGDYN_PI * u3), b * cos(2.0 * MAGDYN_PI * u3));
-}
-static inline magdyn_vec3 test_rng_vec3(test_rng *r, double lo, double hi)
-{ return magdyn_v3(test_rng_range(r, lo, hi), test_rng_range(r, lo, hi), test_rng_range(r, lo, hi)); }
+double test_rng_normal(test_rng *r);
+/* uniformly distributed unit quaternion (Shoemake, Graphics Gems III, 1992) */
+magdyn_quat test_rng_quat(test_rng *r);
+/* each component uniform in [lo, hi) */
+magdyn_vec3 test_rng_vec3(test_rng *r, double lo, double hi);
 
-/* Runs suite s (in forked test processes unless fork is CK_NOFORK) and
- * frees it; the exit status for main: EXIT_SUCCESS when every test passed. */
-static inline int test_run_suite(Suite *s, enum fork_status fork)
-{
-    SRunner *sr = srunner_create(s);
-    int failed;
-    if (fork == CK_NOFORK) srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+/* Kolmogorov-Smirnov statistic D = sup |F_n - F| of the n samples x
+ * (sorted in place) against the distribution function cdf.  At the 1 %
+ * level D exceeds 1.63 / sqrt(n) by chance once in a hundred samples
+ * (Smirnov's asymptotic distribution). */
+double test_ks_statistic(double *x, size_t n, double (*cdf)(double));
 
 #endif
