@@ -1606,6 +1606,24 @@ static void rebase(magdyn_gas *g)
     if (g->primed && queue_build(g) != MAGDYN_OK) g->primed = 0;
 }
 
+void gas_set_trace(magdyn_gas *g, gas_trace_fn fn, void *user)
+{
+    g->trace = fn;
+    g->trace_user = user;
+}
+
+/* The caller's number of particle k (gas_trace_fn). */
+static int ext_of(const magdyn_gas *g, int k)
+{
+    return g->ev[k].rot >= 0 ? -1 - g->ev[k].ext : g->ev[k].ext;
+}
+
+/* Tells the trace of a collision of k with particle (kind 0) or wall (kind 1) b. */
+static void trace_event(const magdyn_gas *g, int kind, int k, int b)
+{
+    g->trace(g->trace_user, g->t_base + g->time, kind, ext_of(g, k), kind ? b : ext_of(g, b));
+}
+
 magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
 {
     magdyn_status st = MAGDYN_OK;
@@ -1681,6 +1699,7 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
                 j = p;
             }
             /* else a rotor near-miss (or exact grazing): nothing changed */
+            if (j >= 0 && g->trace) trace_event(g, 0, k, j);
 #ifdef GAS_JOINT_SCAN
             if (j >= 0 && g->n_rot == 0) joint = predict_pair(g, k, j, &tk, &tj);
 #endif
@@ -1691,7 +1710,7 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
             do_cell(g, k, dir);
             tk = predict_after_crossing(g, k, dir);
         } else if (ev->otype == EV_WALL) {
-            do_wall(g, k, ev->oarg, ev->oend);
+            if (do_wall(g, k, ev->oarg, ev->oend) && g->trace) trace_event(g, 1, k, ev->oarg);
             tk = predict(g, k);
         } else {
             tk = INFINITY;

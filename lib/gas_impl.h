@@ -77,6 +77,15 @@ typedef struct { double t; int k; unsigned ver; } gas_hent;
  * cell whose neighbourhood the event will scan.  32 bytes, aligned. */
 typedef struct { gas_hent e; int next; int partner; int cell; int spare; } gas_cent;
 
+/*
+ * A witness of every collision, for the tests that pin the sequence of
+ * collisions (test_gas_trace): told the absolute time, the kind (0 pair,
+ * 1 wall) and the two bodies as the caller numbers them (disc i as i,
+ * rotor i as -1 - i; for a wall, the wall 0-3 as b).
+ */
+typedef void (*gas_trace_fn)(void *user, double t, int kind, int a, int b);
+void gas_set_trace(struct magdyn_gas *g, gas_trace_fn fn, void *user);
+
 struct magdyn_gas {
     magdyn_gas_params par;
     double e_pair, e_wall;
@@ -140,6 +149,9 @@ struct magdyn_gas {
     double obs_wall_dp;      /* sum of |dp| given to the walls */
     double obs_ke_int;       /* integral of ke_trans over the window */
     double obs_t_acc;        /* time (in epoch) up to which obs_ke_int is summed */
+
+    gas_trace_fn trace;      /* NULL but in tests */
+    void *trace_user;
 };
 
 /* ---- 4-ary heap of event times with lazy deletion ----------------------
