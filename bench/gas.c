@@ -184,11 +184,11 @@ int main(int argc, char **argv)
         double ns0 = 0.0;
         for (k = 0; k < 4; k++) {
             int side = sides[k], n = side * side;
-            /* 2e6 collisions (N = 1e6: 3 per particle, after 2 of warm-up) */
+            /* 2e6 collisions (N = 1e6: 3 per particle), after 5 per particle of warm-up */
             long long coll = n < 1000000 ? 2000000 : 3LL * n;
             result r;
             if (n > nmax) continue;
-            if (run(side, etas[e], coll, n < 1000000 ? 5.0 : 2.0, &r) != 0) {
+            if (run(side, etas[e], coll, 5.0, &r) != 0) {
                 printf("N = %d: setup failed\n", n);
                 continue;
             }
