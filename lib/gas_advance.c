@@ -4,6 +4,8 @@
  * origins near, and magdyn_gas_advance, which takes the earliest event,
  * processes it and predicts what it changed.
  */
+#include <limits.h>
+#include <stdlib.h>
 #include <math.h>
 #include "gas_impl.h"
 #include "gas_predict.h"
@@ -13,8 +15,13 @@
 #define EPOCH_EVENTS_PER_PARTICLE 8
 /* Below this many particles everything stays in cache: no sorting. */
 #define SORT_MIN_PARTICLES 4096
-/* Re-sort after this many events per particle. */
-#define SORT_EVENTS_PER_PARTICLE 50
+/* Renumber the particles along the cells' curve after this many events
+ * per particle (gas_reorder, some 100 ns a particle at N = 1e6: every 64
+ * events a particle, under 1% of the time).  The particles drift from their
+ * memory neighbours slowly: at N = 1e5, renumbered every 8 events a
+ * particle, a run of 27 collisions a particle missed the simulated 1 MiB L2
+ * only 1.5% less often (cachegrind) and cost 3% more instructions. */
+#define REORDER_EVENTS_PER_PARTICLE 64
 
 /* Predicts every event and builds the queue. */
 static magdyn_status prime(magdyn_gas *g)
@@ -24,6 +31,9 @@ static magdyn_status prime(magdyn_gas *g)
     /* the finest grid for the final number of particles */
     if ((st = gas_grid_build(g, g->max_reach, g->n)) != MAGDYN_OK) return st;
     if (g->n >= SORT_MIN_PARTICLES && (st = gas_sort_particles(g)) != MAGDYN_OK) return st;
+    /* the numbers now are the ranks (gas_impl.h) */
+    free(g->rank_of);
+    g->rank_of = NULL;
     g->mono_rad = g->n > 0 ? g->rad[0] : -1.0;
     for (k = 1; k < g->n; k++)
         if (g->rad[k] != g->mono_rad) g->mono_rad = -1.0;
@@ -59,6 +69,11 @@ static void rebase(magdyn_gas *g)
     if (g->primed && gas_queue_build(g) != MAGDYN_OK) g->primed = 0;
 }
 
+void gas_set_reorder(magdyn_gas *g, long long every)
+{
+    g->reorder_every = every;
+}
+
 void gas_set_trace(magdyn_gas *g, gas_trace_fn fn, void *user)
 {
     g->trace = fn;
@@ -81,17 +96,12 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
 {
     magdyn_status st = MAGDYN_OK;
     double te, last = -INFINITY;
-    long long same = 0, same_max, epoch_max, tune_max;
+    long long same = 0, same_max, epoch_max, tune_max, reorder_max;
     if (!g) return MAGDYN_EINVAL;
     if (!isfinite(t_end)) return MAGDYN_ENONFINITE;
     te = t_end - g->t_base;
     if (te < g->time) return MAGDYN_ESTATE;
     if (g->n == 0) { g->time = te; rebase(g); return MAGDYN_OK; }
-    /* particles drift apart from their memory neighbours: re-sort now and
-     * then (between calls a fresh start is exact) */
-    if (g->primed && g->n >= SORT_MIN_PARTICLES &&
-        g->events - g->sorted_at > (long long)SORT_EVENTS_PER_PARTICLE * g->n)
-        g->primed = 0;
     if (!g->primed && (st = prime(g)) != MAGDYN_OK) return st;
     /* events at one instant: a start on a lattice has ~N/2 legitimately;
      * many more mean no progress (contacts unresolvable in double
@@ -101,9 +111,16 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
      * through pointers, make the compiler reload g->n every event */
     epoch_max = EPOCH_EVENTS_PER_PARTICLE * (long long)g->n + 1024;
     tune_max = g->n + 64LL;
+    /* particles drift apart from their memory neighbours: renumbered now
+     * and then, which leaves every event as it is */
+    reorder_max = g->reorder_every > 0 ? g->reorder_every
+                : g->reorder_every == 0 && g->n >= SORT_MIN_PARTICLES
+                  ? REORDER_EVENTS_PER_PARTICLE * (long long)g->n : LLONG_MAX;
     while (st == MAGDYN_OK) {
         gas_hent top;
         int any;
+        if (g->events - g->sorted_at > reorder_max && gas_reorder(g) != MAGDYN_OK)
+            g->sorted_at = g->events;        /* no memory: try again later */
         /* a new epoch now and then keeps |vx t|, and so the rounding of the
          * trajectories' origins, small (gas_impl.h) */
         if (g->events - g->epoch_at > epoch_max) {

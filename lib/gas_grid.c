@@ -2,11 +2,15 @@
  * gas_grid.c - the cell grid of the event-driven gas: cells at least one
  * interaction diameter wide, so that every pair that can touch sits in
  * adjacent cells, each holding a list of its particles; and the order of
- * the particles in memory, along a space-filling curve of the cells.
+ * the particles in memory, along a space-filling curve of the cells: a
+ * z-order sort when the events are predicted afresh, and while they run a
+ * renumbering along the Hilbert curve that keeps every event as it is.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <math.h>
 #include "gas_impl.h"
+#include "gas_queue.h"
 
 /* At most this many cells per particle (dilute gases get larger cells). */
 #define CELLS_PER_PARTICLE 4
@@ -120,6 +124,112 @@ magdyn_status gas_sort_particles(magdyn_gas *g)
     /* g->ver needs no renumbering: the queue is built afresh after this */
     for (c = 0; c < g->ncx * g->ncy; c++) g->head[c] = -1;
     for (i = n - 1; i >= 0; i--) cell_insert(g, i, g->ev[i].cx, g->ev[i].cy);
+    g->sorted_at = g->events;
+    return MAGDYN_OK;
+}
+
+/*
+ * Hilbert index of cell (x, y) in a side x side square, side a power of 2
+ * (Hilbert 1891; the iterative form of Butz, IEEE Trans. Comput. C-20
+ * (1971) 424): consecutive indices are adjacent cells, so that a run of
+ * the curve fills a compact patch, with none of z-order's long jumps.
+ */
+static unsigned long long hilbert(unsigned side, unsigned x, unsigned y)
+{
+    unsigned long long d = 0;
+    unsigned s;
+    for (s = side / 2; s > 0; s /= 2) {
+        unsigned rx = (x & s) != 0, ry = (y & s) != 0;
+        d += (unsigned long long)s * s * ((3u * rx) ^ ry);
+        if (!ry) {
+            unsigned t;
+            if (rx) { x = side - 1 - x; y = side - 1 - y; }
+            t = x; x = y; y = t;
+        }
+    }
+    return d;
+}
+
+/* The cells in the order of the Hilbert curve over the grid, in g->curve. */
+static magdyn_status curve_build(magdyn_gas *g)
+{
+    int nc = g->ncx * g->ncy, c, *q;
+    unsigned side = 1;
+    sort_item *it;
+    if (g->curve && g->curve_cells == nc) return MAGDYN_OK;
+    while (side < (unsigned)g->ncx || side < (unsigned)g->ncy) side *= 2;
+    it = malloc((size_t)nc * sizeof *it);
+    q = realloc(g->curve, (size_t)nc * sizeof *q);
+    if (!it || !q) { free(it); if (q) g->curve = q; return MAGDYN_ENOMEM; }
+    g->curve = q;
+    for (c = 0; c < nc; c++) {
+        it[c].key = hilbert(side, (unsigned)(c % g->ncx), (unsigned)(c / g->ncx));
+        it[c].k = c;
+    }
+    qsort(it, (size_t)nc, sizeof *it, sort_cmp);
+    for (c = 0; c < nc; c++) q[c] = it[c].k;
+    free(it);
+    g->curve_cells = nc;
+    return MAGDYN_OK;
+}
+
+/* a[i] = a[from[i]] for the n elements of size bytes of a, through tmp:
+ * independent loads, whose cache misses overlap. */
+static void gather(void *a, void *tmp, const int *from, int n, size_t size)
+{
+    char *x = a, *t = tmp;
+    int i;
+    for (i = 0; i < n; i++) memcpy(t + (size_t)i * size, x + (size_t)from[i] * size, size);
+    memcpy(x, t, (size_t)n * size);
+}
+
+/*
+ * Renumbers the particles in the order of the Hilbert curve over their
+ * cells, each cell's particles in the order of its list, with the events
+ * pending as they are: every index that names a particle (pair partners,
+ * cell lists, the queue's entries, the callers' numbers) is translated,
+ * and each particle keeps its rank (gas_impl.h), so that the same events
+ * follow in the same order, bit for bit.  After it a cell's particles lie
+ * next to one another in memory, and a patch of cells in a few pages.  On
+ * failure (no memory) nothing is changed.
+ */
+magdyn_status gas_reorder(magdyn_gas *g)
+{
+    int n = g->n, i, c, m = 0, nc = g->ncx * g->ncy;
+    int *to, *from;
+    void *tmp;
+    magdyn_status st;
+    size_t nn = (size_t)(n > 0 ? n : 1);
+    if ((st = curve_build(g)) != MAGDYN_OK) return st;
+    if (!g->rank_of) {
+        if (!(g->rank_of = malloc(nn * sizeof *g->rank_of))) return MAGDYN_ENOMEM;
+        for (i = 0; i < n; i++) g->rank_of[i] = i;
+    }
+    to = malloc(nn * sizeof *to);
+    from = malloc(nn * sizeof *from);
+    tmp = malloc(nn * sizeof(gas_event));
+    if (!to || !from || !tmp) { free(to); free(from); free(tmp); return MAGDYN_ENOMEM; }
+    for (i = 0; i < nc; i++) {
+        int k;
+        for (k = g->head[g->curve[i]]; k >= 0; k = g->link[k].next) { from[m] = k; to[k] = m++; }
+    }
+    gather(g->p, tmp, from, n, sizeof *g->p);
+    gather(g->ev, tmp, from, n, sizeof *g->ev);
+    gather(g->link, tmp, from, n, sizeof *g->link);
+    gather(g->rad, tmp, from, n, sizeof *g->rad);
+    gather(g->ver, tmp, from, n, sizeof *g->ver);
+    gather(g->rank_of, tmp, from, n, sizeof *g->rank_of);
+    for (i = 0; i < n; i++) {
+        gas_event *e = &g->ev[i];
+        int nx = g->link[i].next;
+        e->partner = to[e->partner];
+        g->link[i].next = nx >= 0 ? to[nx] : -1;
+        if (e->rot >= 0) g->rot_k[e->ext] = i; else g->disc_k[e->ext] = i;
+    }
+    for (c = 0; c < nc; c++)
+        if (g->head[c] >= 0) g->head[c] = to[g->head[c]];
+    gas_queue_relabel(g, to);
+    free(to); free(from); free(tmp);
     g->sorted_at = g->events;
     return MAGDYN_OK;
 }

@@ -104,6 +104,9 @@ typedef struct { gas_hent e; int next; int partner; int cell; int spare; } gas_c
  */
 typedef void (*gas_trace_fn)(void *user, double t, int kind, int a, int b);
 void gas_set_trace(struct magdyn_gas *g, gas_trace_fn fn, void *user);
+/* For the same tests: renumber the particles every `every` events (> 0),
+ * by the default rule (0) or never (< 0). */
+void gas_set_reorder(struct magdyn_gas *g, long long every);
 
 struct magdyn_gas {
     magdyn_gas_params par;
@@ -131,6 +134,7 @@ struct magdyn_gas {
     int ncx, ncy, *head;
     double cw, ch;
     int built_n;             /* particles when the grid was built */
+    int *curve, curve_cells; /* the cells along the Hilbert curve (gas_grid.c), for a grid of curve_cells */
 
     /*
      * Event queue: a calendar (Brown, Commun. ACM 31 (1988) 1220; Paul,
@@ -155,6 +159,12 @@ struct magdyn_gas {
     long long cal_steps, cal_pops;   /* buckets stepped and entries popped since the last tuning */
     int primed;              /* events predicted and heap valid */
     long long sorted_at;     /* g->events when the particles were last sorted */
+    long long reorder_every; /* events between renumberings; 0: by N (gas_advance.c), < 0: never */
+    /* each particle's rank, its number when the events were last predicted
+     * afresh: a rebuild of the queue schedules in the order of the ranks,
+     * so that entries due at one instant come out in the same order however
+     * the particles are numbered now (NULL: the ranks are the numbers) */
+    int *rank_of;
 
     /* time: the epoch origin t_base plus time within the epoch */
     double t_base, time;
@@ -241,6 +251,7 @@ int gas_cell_of(const struct magdyn_gas *g, double x, double y);
 double gas_cell_min(double max_reach);
 magdyn_status gas_grid_build(struct magdyn_gas *g, double max_reach, int n_expected);
 magdyn_status gas_sort_particles(struct magdyn_gas *g);
+magdyn_status gas_reorder(struct magdyn_gas *g);
 
 /* gas_collide.c: the collision of k with its partner j, or with a wall,
  * now (1 when an impulse was applied); k's move to the next cell in

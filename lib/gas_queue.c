@@ -43,7 +43,12 @@ int gas_cal_grow(magdyn_gas *g)
     void *q = g->cal_pool;
     if (!gas_grow_aligned(&q, (size_t)g->cal_cap, (size_t)cap, sizeof *g->cal_pool)) return -1;
     g->cal_pool = q;
-    for (i = g->cal_cap; i < cap; i++) g->cal_pool[i].next = i + 1 < cap ? i + 1 : -1;
+    for (i = g->cal_cap; i < cap; i++) {
+        /* a particle's number even when free, for gas_queue_relabel */
+        g->cal_pool[i].e.k = 0;
+        g->cal_pool[i].partner = -1;
+        g->cal_pool[i].next = i + 1 < cap ? i + 1 : -1;
+    }
     g->cal_free = g->cal_cap;
     g->cal_cap = cap;
     return g->cal_free;
@@ -204,16 +209,34 @@ int gas_queue_front(magdyn_gas *g)
  * 2 N narrower buckets were 1.2x slower, the random bucket of every push
  * missing L2.
  */
+/* A particle's event as a rebuild of the queue takes it, in rank order. */
+typedef struct { double t; int k, partner, cell, spare; } rank_event;
+
+/* The events of all particles in the order of their ranks (gas_impl.h),
+ * read in the order of the arrays and placed by rank: independent writes,
+ * rather than a read at random for each.  NULL out of memory. */
+static rank_event *events_by_rank(const magdyn_gas *g)
+{
+    rank_event *re = malloc((size_t)(g->n > 0 ? g->n : 1) * sizeof *re);
+    int k;
+    if (!re) return NULL;
+    for (k = 0; k < g->n; k++) {
+        const gas_event *ev = &g->ev[k];
+        rank_event *x = &re[g->rank_of ? g->rank_of[k] : k];
+        x->t = earliest(ev);
+        x->k = k;
+        x->partner = partner_of(ev);
+        x->cell = g->cal_hints ? event_cell(g, ev) : 0;
+    }
+    return re;
+}
+
 magdyn_status gas_queue_build(magdyn_gas *g)
 {
     double sum = 0.0;
-    int k, nfin = 0, nb = 64, b;
-    magdyn_status st;
-    for (k = 0; k < g->n; k++) {
-        const gas_event *ev = &g->ev[k];
-        double t = earliest(ev);
-        if (t < INFINITY) { sum += t - g->time; nfin++; }
-    }
+    int r, nfin = 0, nb = 64, b, k;
+    magdyn_status st = MAGDYN_OK;
+    rank_event *re;
     while (nb < g->n / 4) nb *= 2;
     if (nb != g->cal_nb) {
         int *q = realloc(g->cal_bucket, (size_t)nb * sizeof *q);
@@ -221,6 +244,12 @@ magdyn_status gas_queue_build(magdyn_gas *g)
         g->cal_bucket = q;
         g->cal_nb = nb;
     }
+    g->cal_hints = g->n >= CAL_HINT_MIN_PARTICLES;
+    if (!(re = events_by_rank(g))) return MAGDYN_ENOMEM;
+    /* the sum in rank order too: its rounding sets the bucket width, and
+     * that whether an entry goes to the front or to the calendar */
+    for (r = 0; r < g->n; r++)
+        if (re[r].t < INFINITY) { sum += re[r].t - g->time; nfin++; }
     for (b = 0; b < nb; b++) g->cal_bucket[b] = -1;
     if (g->cal_pool) {
         for (k = 0; k < g->cal_cap; k++) g->cal_pool[k].next = k + 1 < g->cal_cap ? k + 1 : -1;
@@ -231,7 +260,6 @@ magdyn_status gas_queue_build(magdyn_gas *g)
     g->cal_count = 0;
     g->cal_npend = g->cal_pend0 = 0;
     g->cal_steps = g->cal_pops = 0;
-    g->cal_hints = g->n >= CAL_HINT_MIN_PARTICLES;
     g->cal_defer = nb >= CAL_DEFER_MIN_BUCKETS;
     g->hn = 0;
     g->front_heap = 0;
@@ -240,10 +268,21 @@ magdyn_status gas_queue_build(magdyn_gas *g)
     g->cal_inv_w = 1.0 / g->cal_w;
     g->cal_cur = cal_index(g, g->time);
     cal_ahead_reset(g);
-    if ((st = gas_heap_reserve(g, 64)) != MAGDYN_OK) return st;
-    for (k = 0; k < g->n; k++) {
-        const gas_event *ev = &g->ev[k];
-        if ((st = schedule(g, k, earliest(ev))) != MAGDYN_OK) return st;
+    st = gas_heap_reserve(g, 64);
+    for (r = 0; r < g->n && st == MAGDYN_OK; r++)
+        st = schedule_hinted(g, re[r].k, re[r].t, re[r].partner, re[r].cell);
+    free(re);
+    return st;
+}
+
+void gas_queue_relabel(magdyn_gas *g, const int *to)
+{
+    int i;
+    for (i = 0; i < g->hn; i++) g->heap[i].k = to[g->heap[i].k];
+    /* free entries too: they hold some particle's number (gas_cal_grow) */
+    for (i = 0; i < g->cal_cap; i++) {
+        gas_cent *ce = &g->cal_pool[i];
+        ce->e.k = to[ce->e.k];
+        if (ce->partner >= 0) ce->partner = to[ce->partner];
     }
-    return MAGDYN_OK;
 }

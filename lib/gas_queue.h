@@ -22,6 +22,8 @@ magdyn_status gas_heap_reserve(struct magdyn_gas *g, int need);
 int gas_cal_grow(struct magdyn_gas *g);
 int gas_queue_front(struct magdyn_gas *g);
 magdyn_status gas_queue_build(struct magdyn_gas *g);
+/* The particles renumbered, k now to[k]: the entries follow. */
+void gas_queue_relabel(struct magdyn_gas *g, const int *to);
 
 /* ---- 4-ary heap of event times with lazy deletion ----------------------
  * A 4-ary heap halves the depth of a binary one, and with 16-byte entries
@@ -179,8 +181,10 @@ static inline int event_cell(const magdyn_gas *g, const gas_event *ev)
 
 /* Makes t the time of particle k's next event (INFINITY: none): queues
  * it into the front when due in the current bucket, else into the
- * calendar, with what to prefetch before it falls due. */
-static GAS_HOT_INLINE magdyn_status schedule(magdyn_gas *g, int k, double t)
+ * calendar, with what to prefetch before it falls due (partner and cell,
+ * from partner_of and event_cell). */
+static GAS_HOT_INLINE magdyn_status schedule_hinted(magdyn_gas *g, int k, double t, int partner,
+                                                    int cell)
 {
     gas_hent e;
     long long idx;
@@ -189,7 +193,14 @@ static GAS_HOT_INLINE magdyn_status schedule(magdyn_gas *g, int k, double t)
     e.t = t; e.k = k;
     idx = cal_index(g, t);
     if (idx <= g->cal_cur) return front_push(g, e);
-    return cal_push(g, e, idx, partner_of(&g->ev[k]), g->cal_hints ? event_cell(g, &g->ev[k]) : 0);
+    return cal_push(g, e, idx, partner, cell);
+}
+
+/* schedule_hinted with the hints from k's event record. */
+static GAS_HOT_INLINE magdyn_status schedule(magdyn_gas *g, int k, double t)
+{
+    const gas_event *ev = &g->ev[k];
+    return schedule_hinted(g, k, t, partner_of(ev), g->cal_hints ? event_cell(g, ev) : 0);
 }
 
 #endif

@@ -7,8 +7,8 @@
  * (lib/gas*.c, commit "gas: trace hook"), so that a change of memory layout
  * or of the order in which the engine stores particles shows as a changed
  * hash.  The runs are also repeated with the particle arrays renumbered
- * along the cells' space-filling curve at every few events (gas_set_reorder),
- * which must not change a bit either.
+ * along the cells' space-filling curve every few events (gas_set_reorder),
+ * and never, which must not change a bit either.
  *
  * The trace comes from the engine's private witness (gas_impl.h), so this
  * test links the gas sources themselves (lib/libmagdyngas.la).
@@ -121,8 +121,8 @@ static const scenario scen[] = {
     {"mixed walls", 1, 24, 1.3, 5, 0, 1.5, 20, 0x9954ce6d1fc18363ULL, 35814, 2385},
 };
 
-/* Runs scenario s with particles renumbered every reorder events (0:
- * never beyond the engine's own choice); the combined hash in *out. */
+/* Runs scenario s with particles renumbered every reorder events (0: by
+ * the engine's own rule, < 0: never); the combined hash in *out. */
 static void run(const scenario *s, long long reorder, trace_rec *out)
 {
     test_rng r = {20240601};
@@ -130,10 +130,10 @@ static void run(const scenario *s, long long reorder, trace_rec *out)
     magdyn_gas *g = s->kind == 0 ? lattice_gas(s->side, s->eta_or_a, mass, 1.0, 0, &r)
                                  : mixed_gas(s->side, s->eta_or_a, s->rotor_every, s->periodic, &r);
     int c;
-    (void)reorder;
     memset(out, 0, sizeof *out);
     out->h = 14695981039346656037ULL;
     gas_set_trace(g, witness, out);
+    gas_set_reorder(g, reorder);
     for (c = 1; c <= s->checkpoints; c++) {
         ck_assert_int_eq(magdyn_gas_advance(g, c * s->dt), MAGDYN_OK);
         hash_state(g, &out->h);
@@ -157,12 +157,27 @@ static void check(int i, long long reorder)
 START_TEST(same_trace) { check(_i, 0); }
 END_TEST
 
+START_TEST(same_trace_never_renumbered) { check(_i, -1); }
+END_TEST
+
+/* Renumbered every 101 and every 4999 events: many times in each run, at
+ * all sorts of moments (between the two events of a pair predicted at one
+ * instant, in the middle of an epoch, with the front full or empty). */
+START_TEST(same_trace_renumbered_often) { check(_i, 101); }
+END_TEST
+
+START_TEST(same_trace_renumbered_now_and_then) { check(_i, 4999); }
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gas_trace");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, same_trace, 0, (int)(sizeof scen / sizeof scen[0]));
+    tcase_add_loop_test(tc, same_trace_never_renumbered, 0, (int)(sizeof scen / sizeof scen[0]));
+    tcase_add_loop_test(tc, same_trace_renumbered_often, 0, (int)(sizeof scen / sizeof scen[0]));
+    tcase_add_loop_test(tc, same_trace_renumbered_now_and_then, 0, (int)(sizeof scen / sizeof scen[0]));
     suite_add_tcase(s, tc);
     return test_run_suite(s, CK_NOFORK);
 }
