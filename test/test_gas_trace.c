@@ -105,20 +105,28 @@ typedef struct {
     int rotor_every, periodic;
     double dt;          /* between checkpoints */
     int checkpoints;
-    uint64_t hash;      /* pinned */
+    uint64_t hash;      /* pinned: gcc */
     long long pairs, walls;
+    uint64_t hash_clang;  /* and clang, which rounds some step of the run differently */
+    long long pairs_clang, walls_clang;
 } scenario;
 
 /*
  * The pinned runs: the hot path (equal discs, joint prediction of a pair),
  * then mixed radii with rotors in a periodic box, then walls.  The hashes
- * were printed by this test run against the engine before the split.
+ * were printed by this test run against the engine before the split, built
+ * by gcc 12 and by clang 14 (-O2, -ffp-contract=off); the two compilers'
+ * runs part ways at some rounding, and each must stay as it was.
  */
 static const scenario scen[] = {
-    {"discs 4900", 0, 70, 0.5, 0, 1, 0.35, 12, 0x38e7e19400712daeULL, 70145, 0},
-    {"discs 1600", 0, 40, 0.7, 0, 1, 0.5, 16, 0x4fd601fe1f20bcadULL, 147557, 0},
-    {"mixed periodic", 1, 30, 1.25, 7, 1, 1.0, 16, 0xe8f99d600fcd6fb8ULL, 33402, 0},
-    {"mixed walls", 1, 24, 1.3, 5, 0, 1.5, 20, 0x9954ce6d1fc18363ULL, 35814, 2385},
+    {"discs 4900", 0, 70, 0.5, 0, 1, 0.35, 12, 0x38e7e19400712daeULL, 70145, 0,
+     0x8672a8583fcd62fdULL, 70786, 0},
+    {"discs 1600", 0, 40, 0.7, 0, 1, 0.5, 16, 0x4fd601fe1f20bcadULL, 147557, 0,
+     0x30da60d51818e256ULL, 146860, 0},
+    {"mixed periodic", 1, 30, 1.25, 7, 1, 1.0, 16, 0xe8f99d600fcd6fb8ULL, 33402, 0,
+     0x114e6faadcbda684ULL, 33590, 0},
+    {"mixed walls", 1, 24, 1.3, 5, 0, 1.5, 20, 0x9954ce6d1fc18363ULL, 35814, 2385,
+     0xe1762bc18f5d05a1ULL, 35525, 2435},
 };
 
 /* Runs scenario s with particles renumbered every reorder events (0: by
@@ -141,6 +149,16 @@ static void run(const scenario *s, long long reorder, trace_rec *out)
     magdyn_gas_free(g);
 }
 
+/* t is the run pinned for the compiler at hand. */
+static int same_as_pinned(const scenario *s, const trace_rec *t)
+{
+#ifdef __clang__
+    return t->h == s->hash_clang && t->pairs == s->pairs_clang && t->walls == s->walls_clang;
+#else
+    return t->h == s->hash && t->pairs == s->pairs && t->walls == s->walls;
+#endif
+}
+
 static void check(int i, long long reorder)
 {
     const scenario *s = &scen[i];
@@ -149,7 +167,7 @@ static void check(int i, long long reorder)
     printf("%-16s reorder %6lld: %lld pair, %lld wall collisions, hash 0x%016llxULL\n", s->name,
            reorder, t.pairs, t.walls, (unsigned long long)t.h);
     ck_assert_msg(t.pairs > 10000, "a run long enough to mean something");
-    ck_assert_msg(t.h == s->hash && t.pairs == s->pairs && t.walls == s->walls,
+    ck_assert_msg(same_as_pinned(s, &t),
                   "%s: the collisions changed (hash 0x%016llx, %lld pair, %lld wall)", s->name,
                   (unsigned long long)t.h, t.pairs, t.walls);
 }
