@@ -10,6 +10,7 @@
 #include "gas_impl.h"
 #include "gas_predict.h"
 #include "gas_queue.h"
+#include "gas_collide.h"
 
 /* A new epoch after this many events per particle (and 1024). */
 #define EPOCH_EVENTS_PER_PARTICLE 8
@@ -164,7 +165,7 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
             int p = ev->partner;
             if (g->link[p].count != ev->pcount) {
                 g->stale++; g->obs_stale++;
-            } else if ((ev->rot & g->ev[p].rot) < 0 ? gas_do_pair_discs(g, k, p)
+            } else if ((ev->rot & g->ev[p].rot) < 0 ? do_pair_discs(g, k, p)
                                                            : gas_do_pair(g, k, p)) {
                 j = p;
             }

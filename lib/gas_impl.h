@@ -253,10 +253,9 @@ magdyn_status gas_grid_build(struct magdyn_gas *g, double max_reach, int n_expec
 magdyn_status gas_sort_particles(struct magdyn_gas *g);
 magdyn_status gas_reorder(struct magdyn_gas *g);
 
-/* gas_collide.c: the collision of k with its partner j, or with a wall,
- * now (1 when an impulse was applied); k's move to the next cell in
+/* gas_collide.c: the collision of k with its partner j (one a rotor; two
+ * discs: gas_collide.h), or with a wall, now (1 when an impulse was applied); k's move to the next cell in
  * direction dir (0-3: +x, -x, +y, -y); the energy integral brought up to now. */
-int gas_do_pair_discs(struct magdyn_gas *g, int k, int j);
 int gas_do_pair(struct magdyn_gas *g, int k, int j);
 int gas_do_wall(struct magdyn_gas *g, int k, int wall, int end);
 void gas_do_cell(struct magdyn_gas *g, int k, int dir);
