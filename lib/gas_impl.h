@@ -1,11 +1,30 @@
 /*
- * gas_impl.h - private layout of magdyn_gas, shared by gas.c (dynamics),
- * gas_observe.c (observables) and the event queue's front below.
+ * gas_impl.h - private layout of magdyn_gas, shared by the parts of the
+ * event-driven gas (lib/gas*.c): the particle arrays, the cell grid, the
+ * event queue's storage and the counters; the small inline helpers more
+ * than one part uses; and what each part offers the others.
  */
 #ifndef MAGDYN_GAS_IMPL_H
 #define MAGDYN_GAS_IMPL_H
 
+#include <stddef.h>
 #include <magdyn/gas.h>
+#include "kinetics_impl.h"
+
+/* A hint to start loading a cache line that will be needed soon. */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(GAS_NO_PREFETCH)
+#define GAS_PREFETCH(a) __builtin_prefetch(a)
+#else
+#define GAS_PREFETCH(a) ((void)0)
+#endif
+
+/* Inlined even where the compiler would not: the hot calls whose own
+ * prologue and register saves cost a good part of the work they do. */
+#if defined(__GNUC__) || defined(__clang__)
+#define GAS_HOT_INLINE inline __attribute__((always_inline))
+#else
+#define GAS_HOT_INLINE inline
+#endif
 
 /* Event kinds of a particle's single pending event. */
 enum { EV_NONE = 0, EV_PAIR, EV_CELL, EV_WALL };
@@ -14,7 +33,7 @@ enum { EV_NONE = 0, EV_PAIR, EV_CELL, EV_WALL };
  * Hot per-particle state, 32 bytes (two particles a cache line): the
  * trajectory is (x0 + vx t, y0 + vy t) in the time t of the current epoch,
  * so a neighbour scan needs no per-particle time.  The epoch is short
- * (gas.c, rebase), which keeps |vx t| and so the rounding of x0 near the
+ * (gas_advance.c, rebase), which keeps |vx t| and so the rounding of x0 near the
  * size of the box.  The rest of a particle lives apart: what the scan also
  * reads in dense arrays of its own (radius; cell link and count), the rest
  * in its gas_event.
@@ -66,16 +85,28 @@ typedef struct {
  * version that tells whether the entry is still the particle's current one. */
 typedef struct { double t; int k; unsigned ver; } gas_hent;
 
-/* Buckets whose entry lists are prefetched ahead of the current one (gas.c, cal_lookahead). */
+/* Buckets whose entry lists are prefetched ahead of the current one (gas_queue.c, cal_lookahead). */
 #define CAL_AHEAD 16
 
-/* Pushes whose linking into their bucket waits for its head (gas.c, queue_push); a power of 2. */
+/* Pushes whose linking into their bucket waits for its head (gas_queue.h, cal_push); a power of 2. */
 #define CAL_PEND 8
 
 /* A calendar entry: a heap entry, the next entry of its bucket, and what
  * to prefetch before the entry falls due: the pair partner (or -1) and the
  * cell whose neighbourhood the event will scan.  32 bytes, aligned. */
 typedef struct { gas_hent e; int next; int partner; int cell; int spare; } gas_cent;
+
+/*
+ * A witness of every collision, for the tests that pin the sequence of
+ * collisions (test_gas_trace): told the absolute time, the kind (0 pair,
+ * 1 wall) and the two bodies as the caller numbers them (disc i as i,
+ * rotor i as -1 - i; for a wall, the wall 0-3 as b).
+ */
+typedef void (*gas_trace_fn)(void *user, double t, int kind, int a, int b);
+void gas_set_trace(struct magdyn_gas *g, gas_trace_fn fn, void *user);
+/* For the same tests: renumber the particles every `every` events (> 0),
+ * by the default rule (0) or never (< 0). */
+void gas_set_reorder(struct magdyn_gas *g, long long every);
 
 struct magdyn_gas {
     magdyn_gas_params par;
@@ -103,6 +134,7 @@ struct magdyn_gas {
     int ncx, ncy, *head;
     double cw, ch;
     int built_n;             /* particles when the grid was built */
+    int *curve, curve_cells; /* the cells along the Hilbert curve (gas_grid.c), for a grid of curve_cells */
 
     /*
      * Event queue: a calendar (Brown, Commun. ACM 31 (1988) 1220; Paul,
@@ -121,12 +153,18 @@ struct magdyn_gas {
     double cal_w, cal_inv_w;
     long long cal_cur;
     int cal_pend[CAL_PEND], cal_pend0, cal_npend;  /* pushes not yet linked (ring from cal_pend0) */
-    int cal_hints;           /* prefetch what due entries will read (gas.c, CAL_HINT_MIN_PARTICLES) */
-    int cal_defer;           /* link pushes CAL_PEND later (gas.c, CAL_DEFER_MIN_BUCKETS) */
+    int cal_hints;           /* prefetch what due entries will read (gas_queue.c, CAL_HINT_MIN_PARTICLES) */
+    int cal_defer;           /* link pushes CAL_PEND later (gas_queue.c, CAL_DEFER_MIN_BUCKETS) */
     int cal_ahead[CAL_AHEAD];        /* prefetch cursors into the lists of buckets cal_cur + 1 ... */
     long long cal_steps, cal_pops;   /* buckets stepped and entries popped since the last tuning */
     int primed;              /* events predicted and heap valid */
     long long sorted_at;     /* g->events when the particles were last sorted */
+    long long reorder_every; /* events between renumberings; 0: by N (gas_advance.c), < 0: never */
+    /* each particle's rank, its number when the events were last predicted
+     * afresh: a rebuild of the queue schedules in the order of the ranks,
+     * so that entries due at one instant come out in the same order however
+     * the particles are numbered now (NULL: the ranks are the numbers) */
+    int *rank_of;
 
     /* time: the epoch origin t_base plus time within the epoch */
     double t_base, time;
@@ -140,87 +178,87 @@ struct magdyn_gas {
     double obs_wall_dp;      /* sum of |dp| given to the walls */
     double obs_ke_int;       /* integral of ke_trans over the window */
     double obs_t_acc;        /* time (in epoch) up to which obs_ke_int is summed */
+
+    gas_trace_fn trace;      /* NULL but in tests */
+    void *trace_user;
 };
 
-/* ---- 4-ary heap of event times with lazy deletion ----------------------
- * A 4-ary heap halves the depth of a binary one, and with 16-byte entries
- * aligned so that siblings share a cache line each level costs one miss.
- * Rescheduling a particle pushes a new entry and bumps its version; the old
- * entry stays until it reaches the top and is dropped there.  This avoids
- * the position index of an indexed heap, whose updates are a random memory
- * write for every level an entry moves. */
+/* ---- small helpers of more than one part -------------------------------- */
 
-static inline void heap_sift_up(gas_hent *h, int pos)
+/* Where a particle is at a time: position and (rotor) rod angle. */
+typedef struct { double x, y, th; } gas_pose;
+
+static inline gas_pose pose_at(const magdyn_gas *g, int k, double t)
 {
-    gas_hent e = h[pos];
-    while (pos > 0) {
-        int up = (pos - 1) >> 2;
-        if (!(h[up].t > e.t)) break;
-        h[pos] = h[up];
-        pos = up;
-    }
-    h[pos] = e;
+    const gas_particle *p = &g->p[k];
+    int r = g->ev[k].rot;
+    gas_pose a;
+    a.x = p->x0 + p->vx * t; a.y = p->y0 + p->vy * t;
+    a.th = r >= 0 ? g->rot[r].angle0 + g->rot[r].omega * t : 0.0;
+    return a;
 }
 
-static inline void heap_sift_down(gas_hent *h, int n, int pos)
+/* Arms (end offsets) of particle k at time now: n arms written to a. */
+static inline int arms_of(const magdyn_gas *g, int k, double now, mdk_arm a[2])
 {
-    gas_hent e = h[pos];
-    for (;;) {
-        int c = 4 * pos + 1, m, last, i;
-        double tm;
-        if (c >= n) break;
-        last = c + 3 < n ? c + 3 : n - 1;
-        m = c; tm = h[c].t;
-        for (i = c + 1; i <= last; i++)
-            if (h[i].t < tm) { tm = h[i].t; m = i; }
-        if (!(tm < e.t)) break;
-        h[pos] = h[m];
-        pos = m;
-    }
-    h[pos] = e;
-}
-
-/* ---- the front: entries of the current bucket ------------------------
- * Kept sorted by decreasing time, the earliest last: a pop is a decrement,
- * and a push (a drained entry, or a new event due within the bucket) moves
- * the later ones, three or so of the ~six, which is fewer instructions and
- * branches than a sift through a heap.  A front grown past FRONT_SORTED_MAX
- * (many events at one instant, a bucket far too wide) turns into a heap,
- * where a push costs log n, until it is empty again.  Equal times leave in
- * either structure in some order; which is harmless (gas.c, the event loop). */
-#define FRONT_SORTED_MAX 32
-
-/* The earliest entry of a front that is not empty. */
-static inline gas_hent front_top(const struct magdyn_gas *g)
-{
-    return g->front_heap ? g->heap[0] : g->heap[g->hn - 1];
-}
-
-static inline void front_pop(struct magdyn_gas *g)
-{
-    if (!g->front_heap) { g->hn--; return; }
-    if (--g->hn > 0) {
-        g->heap[0] = g->heap[g->hn];
-        heap_sift_down(g->heap, g->hn, 0);
-    } else {
-        g->front_heap = 0;
+    int r = g->ev[k].rot;
+    if (r < 0) { a[0].l = 0.0; a[0].th = 0.0; a[0].om = 0.0; return 1; }
+    {
+        const gas_rotor *q = &g->rot[r];
+        double th = q->angle0 + q->omega * now;
+        a[0].l = q->half_length; a[1].l = -q->half_length;
+        a[0].th = a[1].th = th;
+        a[0].om = a[1].om = q->omega;
+        return 2;
     }
 }
 
-/* Adds e to the front, which has room for it. */
-static inline void front_insert(struct magdyn_gas *g, gas_hent e)
+/* The time of the earlier of a particle's pending events. */
+static inline double earliest(const gas_event *ev) { return ev->tp < ev->to ? ev->tp : ev->to; }
+
+/* Minimum image of a separation in a periodic box (|d| < len assumed). */
+static inline double min_image(double d, double len)
 {
-    gas_hent *h = g->heap;
-    int i = g->hn++;
-    if (i == FRONT_SORTED_MAX && !g->front_heap) {
-        /* increasing order is heap order: reversed, the array is a heap */
-        int a, b;
-        for (a = 0, b = i - 1; a < b; a++, b--) { gas_hent x = h[a]; h[a] = h[b]; h[b] = x; }
-        g->front_heap = 1;
-    }
-    if (g->front_heap) { h[i] = e; heap_sift_up(h, i); return; }
-    while (i > 0 && h[i - 1].t < e.t) { h[i] = h[i - 1]; i--; }
-    h[i] = e;
+    if (d > 0.5 * len) return d - len;
+    if (d < -0.5 * len) return d + len;
+    return d;
 }
+
+/* Takes k off its cell's list, and puts it on the list of cell (cx, cy). */
+static inline void cell_remove(magdyn_gas *g, int k)
+{
+    int *pp = &g->head[g->ev[k].cy * g->ncx + g->ev[k].cx];
+    while (*pp != k) pp = &g->link[*pp].next;
+    *pp = g->link[k].next;
+}
+
+static inline void cell_insert(magdyn_gas *g, int k, int cx, int cy)
+{
+    int c = cy * g->ncx + cx;
+    g->ev[k].cx = cx; g->ev[k].cy = cy;
+    g->link[k].next = g->head[c];
+    g->head[c] = k;
+}
+
+/* ---- what the parts offer one another ----------------------------------- */
+
+/* gas.c: *mem grown to cap elements of size bytes, 64-byte aligned, the
+ * first keep elements copied; 0 out of memory (*mem untouched then). */
+int gas_grow_aligned(void **mem, size_t keep, size_t cap, size_t size);
+
+/* gas_grid.c */
+int gas_cell_of(const struct magdyn_gas *g, double x, double y);
+double gas_cell_min(double max_reach);
+magdyn_status gas_grid_build(struct magdyn_gas *g, double max_reach, int n_expected);
+magdyn_status gas_sort_particles(struct magdyn_gas *g);
+magdyn_status gas_reorder(struct magdyn_gas *g);
+
+/* gas_collide.c: the collision of k with its partner j (one a rotor; two
+ * discs: gas_collide.h), or with a wall, now (1 when an impulse was applied); k's move to the next cell in
+ * direction dir (0-3: +x, -x, +y, -y); the energy integral brought up to now. */
+int gas_do_pair(struct magdyn_gas *g, int k, int j);
+int gas_do_wall(struct magdyn_gas *g, int k, int wall, int end);
+void gas_do_cell(struct magdyn_gas *g, int k, int dir);
+void gas_ke_accumulate(struct magdyn_gas *g);
 
 #endif

@@ -664,7 +664,7 @@ END_TEST
  * Rows of discs on a lattice that matches the cell grid, each row moving
  * along itself (no collisions): all 144 cross their cell edges within
  * rounding of one instant, so the queue's front holds far more than
- * FRONT_SORTED_MAX entries (gas_impl.h), turns into a heap and back
+ * FRONT_SORTED_MAX entries (gas_queue.h), turns into a heap and back
  * again at every crossing.  Every disc still arrives where free flight
  * takes it, after every crossing.
  */

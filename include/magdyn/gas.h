@@ -12,8 +12,9 @@
  * counters and replaced when it comes up.  Cell lists limit each prediction
  * to the 3x3 neighbouring cells (a disc entering a cell scans only the
  * cells that came into reach), so an event costs O(1) on average; the
- * particles are kept numbered in z-order of their cells for memory
- * locality.  Events: pair collisions (disc-disc, rotor-disc,
+ * particles are kept in memory in the order of a space-filling curve over
+ * their cells (renumbered with every event kept as it is, so that the
+ * trajectories do not depend on it).  Events: pair collisions (disc-disc, rotor-disc,
  * rotor-rotor, see magdyn/kinetics.h for the contact model), wall
  * collisions and cell crossings.  Particles never overlap: contacts are
  * found from the safe side.

@@ -1,0 +1,145 @@
+/*
+ * gas_collide.c - collision processing in the event-driven gas: the
+ * impulse of a pair with a rotor or of a wall, and a particle's move to
+ * the next cell (two discs: gas_collide.h).
+ */
+#include <float.h>
+#include <math.h>
+#include "kinetics_impl.h"
+#include "gas_impl.h"
+#include "gas_collide.h"
+
+/* A rotor pair event is a contact when the gap is below this (relative). */
+#define CONTACT_TOL 1e-9
+
+/* Largest gap [m] that counts as a rotor contact for bodies of size len
+ * whose coordinates, and speeds times the time, are of size pos:
+ * CONTACT_TOL of the size, or for bodies too small for that the rounding
+ * of those (where the root finders stop making progress). */
+static double contact_tol(double len, double pos)
+{
+    return fmax(CONTACT_TOL * len, 16.0 * DBL_EPSILON * (pos + len));
+}
+
+void gas_ke_accumulate(magdyn_gas *g) { ke_accumulate(g); }
+
+/* Pair collision of k and j now, one of them a rotor (do_pair_discs does
+ * two discs); returns 1 if an impulse was applied. */
+int gas_do_pair(magdyn_gas *g, int k, int j)
+{
+    gas_particle *p = &g->p[k], *q = &g->p[j];
+    gas_pose ak0 = pose_at(g, k, g->time), aj0 = pose_at(g, j, g->time);
+    int rk = g->ev[k].rot, rj = g->ev[j].rot;
+    double dx, dy, nx, ny, d, jimp, ke0, k1 = 0.0, k2 = 0.0, ii1 = 0.0, ii2 = 0.0;
+    double zero1 = 0.0, zero2 = 0.0, *w1 = &zero1, *w2 = &zero2;
+    dx = ak0.x - aj0.x; dy = ak0.y - aj0.y;
+    if (g->par.periodic) { dx = min_image(dx, g->par.width); dy = min_image(dy, g->par.height); }
+    mdk_arm ak[2], aj[2];
+    int nk = arms_of(g, k, g->time, ak), nj = arms_of(g, j, g->time, aj), a, b, ba = 0, bb = 0;
+    double s = g->rad[k] + g->rad[j], bestgap = INFINITY, ex = 0, ey = 0;
+    for (a = 0; a < nk; a++)
+        for (b = 0; b < nj; b++) {
+            double x1 = dx + ak[a].l * cos(ak[a].th) - aj[b].l * cos(aj[b].th);
+            double y1 = dy + ak[a].l * sin(ak[a].th) - aj[b].l * sin(aj[b].th);
+            double gap = hypot(x1, y1) - s;
+            if (gap < bestgap) { bestgap = gap; ba = a; bb = b; ex = x1; ey = y1; }
+        }
+    double scale = fabs(ak0.x) + fabs(ak0.y) + fabs(aj0.x) + fabs(aj0.y)
+                 + (fabs(p->vx) + fabs(p->vy) + fabs(q->vx) + fabs(q->vy)
+                    + fabs(ak[0].l * ak[0].om) + fabs(aj[0].l * aj[0].om)) * fabs(g->time);
+    if (!(bestgap <= contact_tol(s + fabs(ak[0].l) + fabs(aj[0].l), scale))) return 0;
+    d = hypot(ex, ey);
+    if (!(d > 0.0)) return 0;
+    nx = ex / d; ny = ey / d;
+    if (rk >= 0) {
+        w1 = &g->rot[rk].omega; ii1 = g->rot[rk].inv_inertia;
+        k1 = ak[ba].l * (cos(ak[ba].th) * ny - sin(ak[ba].th) * nx);
+    }
+    if (rj >= 0) {
+        w2 = &g->rot[rj].omega; ii2 = g->rot[rj].inv_inertia;
+        k2 = aj[bb].l * (cos(aj[bb].th) * ny - sin(aj[bb].th) * nx);
+    }
+    ke0 = ke_of(g, k) + ke_of(g, j);
+    jimp = mdk_impulse(nx, ny, g->e_pair, g->ev[k].inv_mass, ii1, k1, &p->vx, &p->vy, w1,
+                       g->ev[j].inv_mass, ii2, k2, &q->vx, &q->vy, w2);
+    if (!(jimp > 0.0)) return 0;
+    pair_applied(g, k, j, ak0, aj0, ke0, jimp * (dx * nx + dy * ny));
+    return 1;
+}
+
+/*
+ * A body whose wall impulse leaves it approaching, or separating no faster
+ * than the rounding of its velocity, vn = n.v + wk < floor: one settled on
+ * the wall by inelastic bounces, whose impulse underflowed or rounded away
+ * or cancelled the approach to rounding.  The wall search, which rounds
+ * differently, would find it in contact again at once, forever.  It leaves
+ * instead at the rounding speed floor = 4 eps (|v| + |w| l), within
+ * rounding of the exact bounce.  Returns the impulse given [N s], 0 when
+ * the body separates faster.
+ */
+static double unstick(gas_particle *p, double nx, double ny, double wk, double arm_speed,
+                      double mass)
+{
+    double vn = nx * p->vx + ny * p->vy + wk;
+    double floor = 4.0 * DBL_EPSILON * (fabs(p->vx) + fabs(p->vy) + arm_speed), dv;
+    if (!(vn < floor)) return 0.0;
+    dv = floor > 0.0 ? floor - vn : DBL_MIN - vn;  /* a subnormal velocity: the least normal speed */
+    p->vx += dv * nx;
+    p->vy += dv * ny;
+    return mass * dv;
+}
+
+/* Wall collision of k now (wall 0: x = 0, 1: x = width, 2: y = 0, 3: y = height). */
+int gas_do_wall(magdyn_gas *g, int k, int wall, int end)
+{
+    gas_particle *p = &g->p[k];
+    double nx = wall == 0 ? 1.0 : wall == 1 ? -1.0 : 0.0;
+    double ny = wall == 2 ? 1.0 : wall == 3 ? -1.0 : 0.0;
+    double ke0, jimp, k1 = 0.0, ii = 0.0, wz = 0.0, zero = 0.0, vz0 = 0.0, vz1 = 0.0, *w = &wz;
+    gas_pose a = pose_at(g, k, g->time);
+    int r = g->ev[k].rot;
+    if (r >= 0) {
+        gas_rotor *q = &g->rot[r];
+        double l = end ? -q->half_length : q->half_length, b = g->rad[k];
+        double ex = a.x + l * cos(a.th), ey = a.y + l * sin(a.th);
+        double gap = wall == 0 ? ex - b : wall == 1 ? g->par.width - ex - b
+                   : wall == 2 ? ey - b : g->par.height - ey - b;
+        /* a root search that ran out of steps returns an early time, a
+         * lower bound: the end is not at the wall yet, so nothing happens */
+        double scale = (wall < 2 ? fabs(a.x) + fabs(p->vx) * fabs(g->time)
+                                 : fabs(a.y) + fabs(p->vy) * fabs(g->time))
+                     + fabs(q->omega * l) * fabs(g->time);
+        if (!(gap <= contact_tol(q->half_length + b, scale))) return 0;
+        w = &q->omega; ii = q->inv_inertia;
+        k1 = l * (cos(a.th) * ny - sin(a.th) * nx);
+    }
+    ke0 = ke_of(g, k);
+    jimp = mdk_impulse(nx, ny, g->e_wall, g->ev[k].inv_mass, ii, k1, &p->vx, &p->vy, w,
+                       0.0, 0.0, 0.0, &vz0, &vz1, &zero);
+    jimp += unstick(p, nx, ny, *w * k1, fabs(*w) * (r >= 0 ? g->rot[r].half_length : 0.0),
+                    g->ev[k].mass);
+    if (!(jimp > 0.0)) return 0;
+    reanchor(g, k, a);
+    ke_accumulate(g);
+    g->ke_trans += ke_of(g, k) - ke0;
+    g->obs_wall_dp += jimp;
+    g->link[k].count++;
+    g->wall_collisions++; g->obs_wall++;
+    return 1;
+}
+
+/* k moves to the next cell in direction dir (0-3: +x, -x, +y, -y). */
+void gas_do_cell(magdyn_gas *g, int k, int dir)
+{
+    gas_particle *p = &g->p[k];
+    int cx = g->ev[k].cx, cy = g->ev[k].cy;
+    cell_remove(g, k);
+    /* through a periodic edge: the trajectory moves by the box */
+    switch (dir) {
+    case 0: if (++cx == g->ncx) { cx = 0; p->x0 -= g->par.width; } break;
+    case 1: if (--cx < 0) { cx = g->ncx - 1; p->x0 += g->par.width; } break;
+    case 2: if (++cy == g->ncy) { cy = 0; p->y0 -= g->par.height; } break;
+    default: if (--cy < 0) { cy = g->ncy - 1; p->y0 += g->par.height; } break;
+    }
+    cell_insert(g, k, cx, cy);
+}
