@@ -15,6 +15,14 @@
 #include <magdyn/contact.h>
 #include "world_impl.h"
 
+magdyn_magnet magdyn_magnet_default(void)
+{
+    magdyn_magnet m;
+    memset(&m, 0, sizeof m);
+    m.orientation = magdyn_quat_identity();
+    return m;
+}
+
 magdyn_world_params magdyn_world_params_default(void)
 {
     magdyn_world_params p;

@@ -268,7 +268,24 @@ START_TEST(bad_input)
     ck_assert_int_eq(magdyn_world_add(w, &bad), MAGDYN_ENORM);
     ck_assert_int_eq(magdyn_world_add(w, NULL), MAGDYN_EINVAL);
     ck_assert_int_eq(magdyn_world_add(NULL, &m), MAGDYN_EINVAL);
+    /* a zero-filled magnet has a zero quaternion; magdyn_magnet_default's
+       is the identity, and with a size and a mass it is a valid magnet */
+    memset(&bad, 0, sizeof bad);
+    bad.half = magdyn_v3(0.01, 0.01, 0.01);
+    bad.mass = 1.0;
+    bad.position = magdyn_v3(1, 0, 0);
+    ck_assert_int_eq(magdyn_world_add(w, &bad), MAGDYN_ENORM);
     ck_assert_int_eq(magdyn_world_count(w), 1);
+    bad = magdyn_magnet_default();
+    ck_assert(bad.orientation.w == 1.0 && bad.orientation.x == 0.0 && bad.orientation.y == 0.0
+              && bad.orientation.z == 0.0);
+    ck_assert(bad.mass == 0.0 && bad.half.x == 0.0 && bad.moment.x == 0.0 && bad.fixed == 0);
+    ck_assert_int_eq(magdyn_world_add(w, &bad), MAGDYN_EINVAL);   /* no size, no mass yet */
+    bad.half = magdyn_v3(0.01, 0.01, 0.01);
+    bad.mass = 1.0;
+    bad.position = magdyn_v3(1, 0, 0);
+    ck_assert_int_eq(magdyn_world_add(w, &bad), 1);
+    ck_assert_int_eq(magdyn_world_count(w), 2);
 
     ck_assert_int_eq(magdyn_world_advance(w, 0.1), MAGDYN_OK);
     ck_assert_int_eq(magdyn_world_get(w, 0, &out), MAGDYN_OK);
@@ -282,7 +299,7 @@ START_TEST(bad_input)
     ck_assert_int_eq(magdyn_world_advance(w, NAN), MAGDYN_ENONFINITE);
     ck_assert_int_eq(magdyn_world_advance(NULL, 1.0), MAGDYN_EINVAL);
     ck_assert_double_eq(magdyn_world_time(w), 0.1);
-    ck_assert_int_eq(magdyn_world_get(w, 1, &out), MAGDYN_EINVAL);
+    ck_assert_int_eq(magdyn_world_get(w, 2, &out), MAGDYN_EINVAL);
     ck_assert_int_eq(magdyn_world_get(w, -1, &out), MAGDYN_EINVAL);
     ck_assert_int_eq(magdyn_world_get(w, 0, NULL), MAGDYN_EINVAL);
     ck_assert_int_eq(magdyn_world_get_stats(w, NULL), MAGDYN_EINVAL);

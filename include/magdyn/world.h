@@ -81,6 +81,14 @@ typedef struct {
     magdyn_vec3 omega;        /* angular velocity, inertial frame */
     int fixed;                /* held still by the user */
 } magdyn_magnet;
+
+/*
+ * A magnet to fill in: identity orientation, everything else zero (a
+ * zero-filled magnet has a zero quaternion, which magdyn_world_add
+ * refuses).  Set half and mass (both > 0), then moment, position and
+ * velocities as needed.
+ */
+MAGDYN_API magdyn_magnet magdyn_magnet_default(void);
 typedef struct magdyn_world magdyn_world;
 
 /*
