@@ -105,18 +105,23 @@ static magdyn_status gather(magdyn_world *w)
     return MAGDYN_OK;
 }
 
+/* Normal closing speed [m/s] (> 0 approaching) of the bodies bs at the
+ * point p of contact c. */
+static double closing(const magdyn_body *bs, const magdyn_contact *c, magdyn_vec3 p)
+{
+    magdyn_vec3 u = magdyn_vec3_sub(magdyn_body_point_velocity(&bs[c->a], p),
+                                    magdyn_body_point_velocity(&bs[c->b], p));
+    return -magdyn_vec3_dot(u, c->manifold.normal);
+}
+
 /* Largest approach speed [m/s] of a touching point of c at the bodies'
  * velocities. */
 static double approach(const magdyn_body *bs, const magdyn_contact *c, double tol)
 {
     double sp = 0.0;
     int k;
-    for (k = 0; k < c->manifold.count; k++) {
-        magdyn_vec3 p = c->manifold.point[k];
-        magdyn_vec3 u = magdyn_vec3_sub(magdyn_body_point_velocity(&bs[c->a], p),
-                                        magdyn_body_point_velocity(&bs[c->b], p));
-        if (c->manifold.depth[k] >= -tol) sp = fmax(sp, -magdyn_vec3_dot(u, c->manifold.normal));
-    }
+    for (k = 0; k < c->manifold.count; k++)
+        if (c->manifold.depth[k] >= -tol) sp = fmax(sp, closing(bs, c, c->manifold.point[k]));
     return sp;
 }
 
@@ -315,15 +320,6 @@ static double sink(const magdyn_world *w, double h)
         }
     }
     return worst;
-}
-
-/* Normal closing speed [m/s] (> 0 approaching) of the bodies bs at the
- * point p of contact c. */
-static double closing(const magdyn_body *bs, const magdyn_contact *c, magdyn_vec3 p)
-{
-    magdyn_vec3 u = magdyn_vec3_sub(magdyn_body_point_velocity(&bs[c->a], p),
-                                    magdyn_body_point_velocity(&bs[c->b], p));
-    return -magdyn_vec3_dot(u, c->manifold.normal);
 }
 
 /* Time [s] in (0, h] at which a gap g [m] closes at a closing speed going

@@ -19,14 +19,6 @@
 #include "testutil.h"
 #include "../examples/scene.h"
 
-static double gap_of(const magdyn_magnet *a, const magdyn_magnet *b)
-{
-    magdyn_obb oa = {a->position, a->orientation, a->half}, ob = {b->position, b->orientation, b->half};
-    magdyn_sat_result r;
-    magdyn_obb_sat(&oa, &ob, &r);
-    return r.separation;
-}
-
 /* Deepest overlap [m] of any pair (0 when none overlaps). */
 static double worst_overlap(const magdyn_world *w)
 {
@@ -38,7 +30,7 @@ static double worst_overlap(const magdyn_world *w)
             magdyn_world_get(w, i, &a);
             magdyn_world_get(w, j, &b);
             if (a.fixed && b.fixed) continue;
-            worst = fmax(worst, -gap_of(&a, &b));
+            worst = fmax(worst, -test_magnet_gap(&a, &b));
         }
     return worst;
 }

@@ -2,6 +2,7 @@
  * testutil.c - the suite runner, the random generator and the statistical
  * helpers that every test program shares (testutil.h).
  */
+#include <magdyn/sat.h>
 #include "testutil.h"
 
 int test_run_suite(Suite *s, enum fork_status fork)
@@ -82,4 +83,12 @@ double test_ks_statistic(double *x, size_t n, double (*cdf)(double))
         if (d2 > dmax) dmax = d2;
     }
     return dmax;
+}
+
+double test_magnet_gap(const magdyn_magnet *a, const magdyn_magnet *b)
+{
+    magdyn_obb oa = {a->position, a->orientation, a->half}, ob = {b->position, b->orientation, b->half};
+    magdyn_sat_result r;
+    magdyn_obb_sat(&oa, &ob, &r);
+    return r.separation;
 }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <math.h>
 #include <magdyn/vec.h>
+#include <magdyn/world.h>
 
 /* Runs suite s (in forked test processes unless fork is CK_NOFORK; the
  * CK_FORK environment variable decides otherwise) and frees it; the exit
@@ -46,5 +47,9 @@ magdyn_vec3 test_rng_vec3(test_rng *r, double lo, double hi);
  * level D exceeds 1.63 / sqrt(n) by chance once in a hundred samples
  * (Smirnov's asymptotic distribution). */
 double test_ks_statistic(double *x, size_t n, double (*cdf)(double));
+
+/* Separating-axis gap [m] of two magnets' boxes: > 0 apart, < 0 minus
+ * the penetration. */
+double test_magnet_gap(const magdyn_magnet *a, const magdyn_magnet *b);
 
 #endif
