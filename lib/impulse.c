@@ -1,11 +1,12 @@
 /*
  * impulse.c - contact impulses (layer 3): projected Gauss-Seidel on the
  * velocity-level complementarity problem with Coulomb friction, then a
- * Poisson restitution phase guarded by an energy check.  See impulse.h.
+ * Poisson restitution phase guarded by an energy check.  See impulse.h;
+ * patch friction (impulse_impl.h) is in impulse_patch.c.
  */
 #include <math.h>
 #include <stdlib.h>
-#include <magdyn/impulse.h>
+#include "impulse_impl.h"
 
 magdyn_impulse_params magdyn_impulse_params_default(void)
 {
@@ -19,31 +20,12 @@ magdyn_impulse_params magdyn_impulse_params_default(void)
     return p;
 }
 
-/* One contact point, precomputed. */
-typedef struct {
-    int a, b;              /* body indices */
-    int c, k;              /* contact and point index */
-    magdyn_vec3 ra, rb;    /* lever arms from the centres of mass */
-    magdyn_vec3 n, t1, t2; /* normal (b to a) and tangents */
-    double kn;             /* 1 / (n K n): normal effective mass */
-    double kt[2][2];       /* the tangential block of K, and its inverse */
-    double ikt[2][2];
-    double target;
-    double vn0;            /* normal speed before (< 0 approaching) */
-    double ln;             /* accumulated normal impulse */
-    int bounce;            /* gets restitution */
-    double lt[2];          /* accumulated tangential impulse */
-} row;
+/* Sweeps between subspace steps (patch friction): enough for the sweeps
+ * to settle which constraints are active. */
+#define SUBSPACE_EVERY 8
 
-/* Per-body scratch: inverse mass and inertia (inertial frame). */
-typedef struct {
-    double im;
-    magdyn_mat3 ii;
-    int used;
-    magdyn_vec3 v0, w0;    /* velocities on entry (restored on failure) */
-    magdyn_vec3 vs, ws;    /* velocities at the start of a sweep */
-    double reach;          /* longest lever arm of the body's contacts */
-} bscratch;
+typedef impulse_row row;
+typedef impulse_body bscratch;
 
 static magdyn_vec3 rel_velocity(const magdyn_body *bs, const row *r)
 {
@@ -166,11 +148,63 @@ static magdyn_status validate(const magdyn_body *bs, int nb, const magdyn_contac
 magdyn_status magdyn_impulse_solve(magdyn_body *bs, int nb, magdyn_contact *c, int nc,
                                    const magdyn_impulse_params *p, magdyn_impulse_stats *stats)
 {
+    return impulse_solve_model(bs, nb, c, nc, p, IMPULSE_FRICTION_POINT, stats);
+}
+
+magdyn_status magdyn_impulse_solve_patch(magdyn_body *bs, int nb, magdyn_contact *c, int nc,
+                                         const magdyn_impulse_params *p, magdyn_impulse_stats *stats)
+{
+    return impulse_solve_model(bs, nb, c, nc, p, IMPULSE_FRICTION_PATCH, stats);
+}
+
+/* Coulomb friction at the row's point: the tangential impulse that stops
+ * its sliding, clamped to the cone of its normal impulse. */
+static void point_friction(magdyn_body *bs, const bscratch *sc, row *r, double mu)
+{
+    magdyn_vec3 vr = rel_velocity(bs, r);
+    double vt[2], lt[2], lim = mu * r->ln, len, dl[2];
+    vt[0] = magdyn_vec3_dot(r->t1, vr);
+    vt[1] = magdyn_vec3_dot(r->t2, vr);
+    lt[0] = r->lt[0] - (r->ikt[0][0] * vt[0] + r->ikt[0][1] * vt[1]);
+    lt[1] = r->lt[1] - (r->ikt[1][0] * vt[0] + r->ikt[1][1] * vt[1]);
+    len = sqrt(lt[0] * lt[0] + lt[1] * lt[1]);
+    if (len > lim) {
+        lt[0] *= lim / len;
+        lt[1] *= lim / len;
+    }
+    dl[0] = lt[0] - r->lt[0];
+    dl[1] = lt[1] - r->lt[1];
+    if (dl[0] != 0.0 || dl[1] != 0.0) {
+        apply(bs, sc, r, magdyn_vec3_add(magdyn_vec3_scale(r->t1, dl[0]), magdyn_vec3_scale(r->t2, dl[1])));
+        r->lt[0] = lt[0];
+        r->lt[1] = lt[1];
+    }
+}
+
+/* The normal impulse at the row's point that meets its target speed,
+ * clamped at zero (accumulated). */
+static void normal_update(magdyn_body *bs, const bscratch *sc, row *r)
+{
+    double vn = magdyn_vec3_dot(r->n, rel_velocity(bs, r)), ln = r->ln - r->kn * (vn - r->target), d;
+    if (ln < 0.0) ln = 0.0;
+    d = ln - r->ln;
+    if (d != 0.0) {
+        apply(bs, sc, r, magdyn_vec3_scale(r->n, d));
+        r->ln = ln;
+    }
+}
+
+magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, int nc,
+                                  const magdyn_impulse_params *p, int model,
+                                  magdyn_impulse_stats *stats)
+{
     magdyn_status s = validate(bs, nb, c, nc, p);
     bscratch *sc;
     row *rows;
+    impulse_patch *patch = NULL;
+    int patched = model == IMPULSE_FRICTION_PATCH && p->friction > 0.0;
     int *ub, nu = 0;
-    int nr = 0, i, k, it = 0, converged = 0, dropped = 0;
+    int nr = 0, i, k, q, it = 0, converged = 0, dropped = 0;
     double e0, e1, vscale = 0.0, thresh;
     magdyn_impulse_stats st;
     if (s != MAGDYN_OK) return s;
@@ -178,7 +212,11 @@ magdyn_status magdyn_impulse_solve(magdyn_body *bs, int nb, magdyn_contact *c, i
     sc = calloc(nb > 0 ? (size_t)nb : 1, sizeof *sc);
     rows = malloc((nr > 0 ? (size_t)nr : 1) * sizeof *rows);
     ub = malloc((nc > 0 ? 2 * (size_t)nc : 1) * sizeof *ub);
-    if (!sc || !rows || !ub) { free(sc); free(rows); free(ub); return MAGDYN_ENOMEM; }
+    if (patched) patch = malloc((nc > 0 ? (size_t)nc : 1) * sizeof *patch);
+    if (!sc || !rows || !ub || (patched && !patch)) {
+        free(sc); free(rows); free(ub); free(patch);
+        return MAGDYN_ENOMEM;
+    }
 
     for (i = 0; i < nc; i++) {
         int ids[2] = {c[i].a, c[i].b}, j;
@@ -233,7 +271,16 @@ magdyn_status magdyn_impulse_solve(magdyn_body *bs, int nb, magdyn_contact *c, i
     }
     thresh = p->tolerance * vscale;
     if (thresh < 1e-12) thresh = 1e-12;
-    if (p->warm_start) warm(bs, sc, rows, nr, c, p->friction);
+    for (q = 0, i = 0; patched && q < nc; i += c[q].manifold.count, q++) {
+        patch[q].count = 0;
+        if (c[q].manifold.count > 0) impulse_patch_init(&patch[q], bs, sc, &c[q], rows, i, c[q].manifold.count);
+    }
+    if (p->warm_start) {
+        warm(bs, sc, rows, nr, c, patched ? 0.0 : p->friction);
+        if (patched)
+            for (q = 0; q < nc; q++)
+                if (c[q].manifold.count > 0) impulse_patch_warm(&patch[q], bs, sc, &c[q], rows, p->friction);
+    }
 
     /* phase 1: compression with friction, projected Gauss-Seidel */
     for (it = 0; it < p->max_iterations && nr > 0; it++) {
@@ -242,37 +289,13 @@ magdyn_status magdyn_impulse_solve(magdyn_body *bs, int nb, magdyn_contact *c, i
             sc[ub[i]].vs = bs[ub[i]].velocity;
             sc[ub[i]].ws = bs[ub[i]].omega;
         }
-        for (i = 0; i < nr; i++) {
-            row *r = &rows[i];
-            magdyn_vec3 vr = rel_velocity(bs, r);
-            double vn = magdyn_vec3_dot(r->n, vr), ln = r->ln - r->kn * (vn - r->target), d;
-            if (ln < 0.0) ln = 0.0;
-            d = ln - r->ln;
-            if (d != 0.0) {
-                apply(bs, sc, r, magdyn_vec3_scale(r->n, d));
-                r->ln = ln;
+        for (q = 0, i = 0; q < nc; q++) {
+            int end = i + c[q].manifold.count;
+            for (; i < end; i++) {
+                normal_update(bs, sc, &rows[i]);
+                if (!patched && p->friction > 0.0) point_friction(bs, sc, &rows[i], p->friction);
             }
-            if (p->friction > 0.0) {
-                double vt[2], lt[2], lim = p->friction * r->ln, len, dl[2];
-                vr = rel_velocity(bs, r);
-                vt[0] = magdyn_vec3_dot(r->t1, vr);
-                vt[1] = magdyn_vec3_dot(r->t2, vr);
-                lt[0] = r->lt[0] - (r->ikt[0][0] * vt[0] + r->ikt[0][1] * vt[1]);
-                lt[1] = r->lt[1] - (r->ikt[1][0] * vt[0] + r->ikt[1][1] * vt[1]);
-                len = sqrt(lt[0] * lt[0] + lt[1] * lt[1]);
-                if (len > lim) {
-                    lt[0] *= lim / len;
-                    lt[1] *= lim / len;
-                }
-                dl[0] = lt[0] - r->lt[0];
-                dl[1] = lt[1] - r->lt[1];
-                if (dl[0] != 0.0 || dl[1] != 0.0) {
-                    apply(bs, sc, r, magdyn_vec3_add(magdyn_vec3_scale(r->t1, dl[0]),
-                                                     magdyn_vec3_scale(r->t2, dl[1])));
-                    r->lt[0] = lt[0];
-                    r->lt[1] = lt[1];
-                }
-            }
+            if (patched && c[q].manifold.count > 0) impulse_patch_relax(&patch[q], bs, sc, rows, p->friction);
         }
         /* converged when no body's velocity (at its contacts) moved: the
            impulses themselves may still drift along redundant directions */
@@ -287,6 +310,9 @@ magdyn_status magdyn_impulse_solve(magdyn_body *bs, int nb, magdyn_contact *c, i
             it++;
             break;
         }
+        /* without memory for it the sweeps go on alone */
+        if (patched && it % SUBSPACE_EVERY == SUBSPACE_EVERY - 1)
+            (void)impulse_subspace_step(bs, nb, sc, rows, nr, patch, nc, p->friction, thresh);
     }
     if (nr == 0) converged = 1;
 
@@ -297,7 +323,7 @@ magdyn_status magdyn_impulse_solve(magdyn_body *bs, int nb, magdyn_contact *c, i
         if (!sv) {
             for (i = 0; i < nb; i++)
                 if (sc[i].used) { bs[i].velocity = sc[i].v0; bs[i].omega = sc[i].w0; }
-            free(sc); free(rows); free(ub);
+            free(sc); free(rows); free(ub); free(patch);
             return MAGDYN_ENOMEM;
         }
         for (i = 0; i < nb; i++)
@@ -378,6 +404,9 @@ magdyn_status magdyn_impulse_solve(magdyn_body *bs, int nb, magdyn_contact *c, i
                                                 magdyn_vec3_add(magdyn_vec3_scale(r->t1, r->lt[0]),
                                                                 magdyn_vec3_scale(r->t2, r->lt[1])));
     }
+    if (patched)
+        for (q = 0; q < nc; q++)
+            if (c[q].manifold.count > 0) impulse_patch_write(&patch[q], &c[q], c[q].impulse);
     st.iterations = it;
     st.converged = converged;
     st.restitution_dropped = dropped;
@@ -387,6 +416,7 @@ magdyn_status magdyn_impulse_solve(magdyn_body *bs, int nb, magdyn_contact *c, i
     free(sc);
     free(rows);
     free(ub);
+    free(patch);
     return MAGDYN_OK;
 }
 

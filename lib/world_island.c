@@ -156,7 +156,7 @@ static magdyn_status solve_island(magdyn_world *w, island_scratch *sc, magdyn_co
             *end[k] = sc->local[g];
         }
     }
-    s = magdyn_impulse_solve(sc->body, nb, c, m, ip, NULL);
+    s = magdyn_impulse_solve_patch(sc->body, nb, c, m, ip, NULL);
     for (k = 0; k < nb; k++) {
         if (s == MAGDYN_OK) {
             w->b[sc->global[k]].velocity = sc->body[k].velocity;

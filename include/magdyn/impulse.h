@@ -82,6 +82,31 @@ MAGDYN_API magdyn_status magdyn_impulse_solve(magdyn_body *bodies, int nb,
                                               magdyn_impulse_stats *stats);
 
 /*
+ * The same with patch friction, the model the world's resting contacts
+ * use: each manifold's friction is one wrench, a tangential impulse P_t at
+ * the centroid of its points and a twisting impulse tau about the normal,
+ * bounded by the elliptic limit surface of uniform pressure over the
+ * contact polygon (Howe and Cutkosky, 1996),
+ *     |P_t|^2 / (mu N)^2 + tau^2 / (mu N r_e)^2 <= 1,
+ * N the manifold's total normal impulse and r_e = int |r| dA / A about the
+ * centroid (0.383 a for a square of side a, L/4 for a segment, 0 for one
+ * point).  Only N enters, which a flat contact determines where it leaves
+ * the split among its points open, so phase 1 converges where per-point
+ * friction drifts; while no patch slides, a direct solve over the active
+ * constraints (projected Gauss-Seidel with subspace minimisation) ends it
+ * in a few sweeps.  c[k].impulse[] receives point impulses of the same net
+ * force and torque: the normal impulse of each point, an equal share of
+ * P_t, and tau as forces along n x r (r the point's offset from the
+ * centroid in the contact plane); with warm_start they are read back the
+ * same way.  A point's share may lie outside its own friction cone.
+ * Same statuses as magdyn_impulse_solve.
+ */
+MAGDYN_API magdyn_status magdyn_impulse_solve_patch(magdyn_body *bodies, int nb,
+                                                    magdyn_contact *c, int nc,
+                                                    const magdyn_impulse_params *params,
+                                                    magdyn_impulse_stats *stats);
+
+/*
  * Convenience for one collision of two bodies: impulse on a at each manifold
  * point into impulse[] (may be NULL), targets 0.  Same statuses.
  */

@@ -1,0 +1,106 @@
+/*
+ * impulse_impl.h - private to the impulse solver (layer 3) and the layers
+ * above that drive it: the solver's per-point rows and per-body scratch,
+ * and patch friction (impulse_patch.c).
+ *
+ * Patch friction replaces Coulomb friction at each point of a manifold by
+ * one frictional wrench per manifold: a tangential impulse at the contact
+ * polygon's centroid and a twisting impulse about the normal, bounded by
+ * the elliptic limit surface of Howe and Cutkosky ("Practical force-motion
+ * models for sliding manipulation", IJRR 15, 1996, with uniform pressure
+ * over the polygon):
+ *
+ *     |P_t|^2 / (mu N)^2 + tau^2 / (mu N r_e)^2 <= 1,
+ *
+ * N the manifold's total normal impulse and r_e the polygon's mean distance
+ * from its centroid (int |r| dA / A; L/4 for a segment, 0 for a point).
+ * Only N enters, and N is determined where the per-point normal impulses
+ * of a flat contact (4 coplanar points, 3 constraints) are not; per-point
+ * friction couples to that indeterminate split and keeps the projected
+ * Gauss-Seidel iteration drifting for thousands of sweeps.
+ */
+#ifndef MAGDYN_IMPULSE_IMPL_H
+#define MAGDYN_IMPULSE_IMPL_H
+
+#include <magdyn/impulse.h>
+
+/* One contact point, precomputed. */
+typedef struct {
+    int a, b;              /* body indices */
+    int c, k;              /* contact and point index */
+    magdyn_vec3 ra, rb;    /* lever arms from the centres of mass */
+    magdyn_vec3 n, t1, t2; /* normal (b to a) and tangents */
+    double kn;             /* 1 / (n K n): normal effective mass */
+    double kt[2][2];       /* the tangential block of K, and its inverse */
+    double ikt[2][2];
+    double target;
+    double vn0;            /* normal speed before (< 0 approaching) */
+    double ln;             /* accumulated normal impulse */
+    int bounce;            /* gets restitution */
+    double lt[2];          /* accumulated tangential impulse */
+} impulse_row;
+
+/* Per-body scratch: inverse mass and inertia (inertial frame). */
+typedef struct {
+    double im;
+    magdyn_mat3 ii;
+    int used;
+    magdyn_vec3 v0, w0;    /* velocities on entry (restored on failure) */
+    magdyn_vec3 vs, ws;    /* velocities at the start of a sweep */
+    double reach;          /* longest lever arm of the body's contacts */
+} impulse_body;
+
+/* One manifold's frictional wrench under patch friction. */
+typedef struct {
+    int a, b;              /* body indices */
+    int first, count;      /* the manifold's rows */
+    magdyn_vec3 ra, rb;    /* centroid's lever arms */
+    magdyn_vec3 n, t1, t2;
+    double reach;          /* r_e [m] */
+    int twist;             /* 1 when the patch resists twisting (r_e > 0) */
+    double ik[3][3];       /* inverse of the 3x3 (or 2x2) effective-mass matrix */
+    double l[3];           /* accumulated impulses along t1, t2 [N s], twist [N m s] */
+    int held;              /* held sticking by the last subspace step */
+} impulse_patch;
+
+/* The two ways of bounding friction. */
+enum { IMPULSE_FRICTION_POINT = 0, IMPULSE_FRICTION_PATCH = 1 };
+
+/*
+ * magdyn_impulse_solve with a choice of friction model: POINT is the public
+ * solver (Coulomb at each point); PATCH bounds each manifold's frictional
+ * wrench as above, and writes it back into c[].impulse as point impulses of
+ * the same net force and torque (equal shares of the tangential impulse and
+ * the twist as forces along n x r_k).  Same statuses as the public solver.
+ */
+magdyn_status impulse_solve_model(magdyn_body *bodies, int nb, magdyn_contact *c, int nc,
+                                  const magdyn_impulse_params *params, int friction_model,
+                                  magdyn_impulse_stats *stats);
+
+/* impulse_patch.c: set up contact ci's patch from its rows
+ * rows[first .. first + count - 1]. */
+void impulse_patch_init(impulse_patch *pt, const magdyn_body *bs, const impulse_body *sc,
+                        const magdyn_contact *ci, const impulse_row *rows, int first, int count);
+
+/* Start the patch from the point impulses c->impulse[] (warm start),
+ * projected inside the limit surface of the rows' current normal load. */
+void impulse_patch_warm(impulse_patch *pt, magdyn_body *bs, const impulse_body *sc,
+                        const magdyn_contact *ci, const impulse_row *rows, double mu);
+
+/* One Gauss-Seidel update of the patch's wrench. */
+void impulse_patch_relax(impulse_patch *pt, magdyn_body *bs, const impulse_body *sc,
+                         const impulse_row *rows, double mu);
+
+/* Add the patch's wrench to the point impulses out[] of its manifold. */
+void impulse_patch_write(const impulse_patch *pt, const magdyn_contact *ci, magdyn_vec3 *out);
+
+/* impulse_subspace.c: one subspace-minimisation step over the active
+ * set of rows[0..nr-1] and patch[0..np-1] (patches with count 0 are
+ * skipped) of the bodies bs[0..nb-1].  It is taken back when the active
+ * set proves wrong (an impulse leaves the feasible set, or a resting row
+ * would approach faster than its target by more than slack [m/s]).
+ * MAGDYN_ENOMEM leaves everything as it was. */
+magdyn_status impulse_subspace_step(magdyn_body *bs, int nb, const impulse_body *sc, impulse_row *rows, int nr,
+                                    impulse_patch *patch, int np, double mu, double slack);
+
+#endif
