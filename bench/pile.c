@@ -4,7 +4,7 @@
  * point dipoles), a column of 10 magnets and a tower of 10 plain boxes.
  * For each: the simulated time until every magnet sleeps, the CPU seconds
  * that took, CPU seconds per simulated second, and the energy balance.
- * Run: make bench && bench/pile [--chunk SECONDS] [N ...]   (default 8 30 100)
+ * Run: make bench && bench/pile [--chunk SECONDS] [N[/SEED] ...]   (default 8 30 100)
  * The world advances in chunks of 0.01 s (--chunk changes it; the
  * trajectory depends on it, since each advance ends a step at its t_end).
  * A run stops at 10 s simulated or 120 s of CPU, whichever comes first.
@@ -72,7 +72,11 @@ int main(int argc, char **argv)
     printf("%-8s %5s %9s %9s %9s %9s %10s %10s %9s\n", "scene", "N", "sim_s", "at_rest", "cpu_s",
            "cpu/sim", "rk_steps", "ct_steps", "E_unacc");
     if (argc > 1) {
-        for (; i < argc; i++) run("pile", atoi(argv[i]), 0, 1);
+        /* N, or N/SEED for another random drop */
+        for (; i < argc; i++) {
+            const char *slash = strchr(argv[i], '/');
+            run("pile", atoi(argv[i]), 0, slash ? strtoull(slash + 1, NULL, 10) : 1);
+        }
         return 0;
     }
     run("pile", 8, 0, 1);

@@ -182,15 +182,28 @@ static void point_friction(magdyn_body *bs, const bscratch *sc, row *r, double m
 }
 
 /* The normal impulse at the row's point that meets its target speed,
- * clamped at zero (accumulated). */
-static void normal_update(magdyn_body *bs, const bscratch *sc, row *r)
+ * clamped at zero (accumulated); the row's precomputed angular parts keep
+ * this, the inner loop of every solve, to a few dot products. */
+static void normal_update(magdyn_body *bs, row *r)
 {
-    double vn = magdyn_vec3_dot(r->n, rel_velocity(bs, r)), ln = r->ln - r->kn * (vn - r->target), d;
+    magdyn_body *a = &bs[r->a], *b = &bs[r->b];
+    double vn = magdyn_vec3_dot(r->n, magdyn_vec3_sub(a->velocity, b->velocity))
+              + magdyn_vec3_dot(r->rna, a->omega) - magdyn_vec3_dot(r->rnb, b->omega);
+    double ln = r->ln - r->kn * (vn - r->target), d;
+    magdyn_vec3 p;
     if (ln < 0.0) ln = 0.0;
     d = ln - r->ln;
-    if (d != 0.0) {
-        apply(bs, sc, r, magdyn_vec3_scale(r->n, d));
-        r->ln = ln;
+    if (d == 0.0) return;
+    r->ln = ln;
+    /* one impulse vector for both bodies keeps momentum to the last digit */
+    p = magdyn_vec3_scale(r->n, d);
+    if (r->ima > 0.0) {
+        a->velocity = magdyn_vec3_madd(a->velocity, r->ima, p);
+        a->omega = magdyn_vec3_madd(a->omega, d, r->wna);
+    }
+    if (r->imb > 0.0) {
+        b->velocity = magdyn_vec3_madd(b->velocity, -r->imb, p);
+        b->omega = magdyn_vec3_madd(b->omega, -d, r->wnb);
     }
 }
 
@@ -245,6 +258,12 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
             r->ra = magdyn_vec3_sub(m->point[k], bs[r->a].position);
             r->rb = magdyn_vec3_sub(m->point[k], bs[r->b].position);
             r->n = m->normal;
+            r->rna = magdyn_vec3_cross(r->ra, r->n);
+            r->rnb = magdyn_vec3_cross(r->rb, r->n);
+            r->wna = magdyn_mat3_mulv(sc[r->a].ii, r->rna);
+            r->wnb = magdyn_mat3_mulv(sc[r->b].ii, r->rnb);
+            r->ima = sc[r->a].im;
+            r->imb = sc[r->b].im;
             tangents(r->n, &r->t1, &r->t2);
             kn = kmul(sc, r, r->n);
             r->kn = magdyn_vec3_dot(r->n, kn) > 0.0 ? 1.0 / magdyn_vec3_dot(r->n, kn) : 0.0;
@@ -292,7 +311,7 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
         for (q = 0, i = 0; q < nc; q++) {
             int end = i + c[q].manifold.count;
             for (; i < end; i++) {
-                normal_update(bs, sc, &rows[i]);
+                normal_update(bs, &rows[i]);
                 if (!patched && p->friction > 0.0) point_friction(bs, sc, &rows[i], p->friction);
             }
             if (patched && c[q].manifold.count > 0) impulse_patch_relax(&patch[q], bs, sc, rows, p->friction);

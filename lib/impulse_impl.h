@@ -31,6 +31,9 @@ typedef struct {
     magdyn_vec3 ra, rb;    /* lever arms from the centres of mass */
     magdyn_vec3 n, t1, t2; /* normal (b to a) and tangents */
     double kn;             /* 1 / (n K n): normal effective mass */
+    magdyn_vec3 rna, rnb;  /* ra x n, rb x n: the normal's angular parts */
+    magdyn_vec3 wna, wnb;  /* inverse inertia times them (zero for a fixed body) */
+    double ima, imb;       /* inverse masses */
     double kt[2][2];       /* the tangential block of K, and its inverse */
     double ikt[2][2];
     double target;
