@@ -25,11 +25,9 @@
  * face should not be close (so dst should be the thicker box); the roles
  * are swapped when that helps, or when one side runs out of regions.
  *
- * The faces are integrated by globally adaptive Genz-Malik cubature
- * (Genz & Malik, J. Comput. Appl. Math. 6 (1980) 295): a degree-7 rule with
- * an embedded degree-5 rule, 17 points per rectangle; the rectangle with the
- * largest error is halved along the axis with the largest fourth difference
- * until the summed error estimate meets the tolerance.  When faces touch
+ * The faces are integrated by the adaptive Genz-Malik cubature of
+ * cuboid_cubature.c (17 points per rectangle, the worst one halved until
+ * the summed error estimate meets the tolerance).  When faces touch
  * along an edge or at a corner (a tilted box resting on an edge, or
  * perpendicular polarizations, whose charged faces meet the other box's at
  * right angles), B_src has logarithmic singularities on dst's faces; the
@@ -46,24 +44,15 @@
 #include <string.h>
 #include <magdyn/dipole.h>
 #include "cuboid_check.h"
+#include "cuboid_cubature.h"
 #include "cuboid_faces.h"
 #include "cuboid_thin.h"
 
-#ifndef MAX_REGIONS
-#define MAX_REGIONS 600          /* region budget: 600 x 96 bytes of stack */
-#endif
+#define MIN_REGIONS 512          /* first region budget of one side */
+#define MAX_REGIONS 32768        /* last (3.4 MB) */
 #define OVERLAP_TOL 1e-9         /* allowed interpenetration / size */
 #define ROUND_FLOOR 2e-9
-#ifndef PRESPLIT
-#define PRESPLIT 1.0
-#endif         /* relative rounding of the summed face integrals */
-
-typedef struct {
-    double s0, s1, t0, t1;       /* in face coordinates scaled to [-1, 1] */
-    double val[6];               /* F (3), T (3) of this region, dst body frame */
-    float ef, et;                /* error estimates of F and T (norms) */
-    signed char face, axis;      /* axis: 0 split s, 1 split t */
-} region;
+                                 /* relative rounding of the summed face integrals */
 
 typedef struct {
     magdyn_mat3 rel;             /* dst body -> src body */
@@ -94,8 +83,9 @@ static magdyn_vec3 face_normal(int f)
 /* Integrand at face coordinates (s, t): sigma B and r x sigma B, times the
  * area element, in dst's body frame; on a face lying on a src face, B
  * leaves that face's field out (cuboid_faces.h adds the pair exactly). */
-static void integrand(const problem *pb, int f, double s, double t, double out[6])
+static void integrand(const void *ctx, int f, double s, double t, double *out)
 {
+    const problem *pb = ctx;
     int ax = f / 2, a1 = (ax + 1) % 3, a2 = (ax + 2) % 3;
     double h1 = comp(pb->half_d, a1), h2 = comp(pb->half_d, a2);
     double sign = (f & 1) ? -1.0 : 1.0, w = h1 * h2;
@@ -119,63 +109,7 @@ static void integrand(const problem *pb, int f, double s, double t, double out[6
     out[3] = w * tq.x; out[4] = w * tq.y; out[5] = w * tq.z;
 }
 
-/* Genz-Malik in two dimensions on [-1,1]^2 (weights sum to 1) */
-#define GM_L2 0.35856858280031809199   /* sqrt(9/70) */
-#define GM_L4 0.94868329805051379960   /* sqrt(9/10) */
-#define GM_L5 0.68824720161168529772   /* sqrt(9/19) */
-static const double gm_w7[5] = {-3816.0 / 19683.0, 980.0 / 6561.0, 1020.0 / 19683.0,
-                                200.0 / 19683.0, 6859.0 / 19683.0 / 4.0};
-static const double gm_w5[4] = {-971.0 / 729.0, 245.0 / 486.0, 65.0 / 1458.0, 25.0 / 729.0};
-
 static double norm3(const double *v) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
-
-/* Integrate region g; scale_f, scale_t weight the fourth differences. */
-static void eval_region(const problem *pb, region *g, double scale_f, double scale_t)
-{
-    double sc = 0.5 * (g->s0 + g->s1), hs = 0.5 * (g->s1 - g->s0);
-    double tc = 0.5 * (g->t0 + g->t1), ht = 0.5 * (g->t1 - g->t0);
-    double fv[17][6], v7[6], v5[6], d5[6], d4[2] = {0, 0}, area = 4.0 * hs * ht;
-    double ps[17], pt[17], w7[17], w5[17];
-    static const double sx[4] = {1, -1, 1, -1}, sy[4] = {1, 1, -1, -1};
-    int i, k, n = 0, ax;
-    /* the 17 points: centre; +-l2, +-l4 on each axis; (+-l4, +-l4); (+-l5, +-l5) */
-    ps[n] = 0; pt[n] = 0; w7[n] = gm_w7[0]; w5[n] = gm_w5[0]; n++;
-    for (ax = 0; ax < 2; ax++)
-        for (i = 0; i < 4; i++) {
-            double l = (i < 2) ? GM_L2 : GM_L4, sg = (i & 1) ? -1.0 : 1.0;
-            ps[n] = ax == 0 ? sg * l : 0; pt[n] = ax == 1 ? sg * l : 0;
-            w7[n] = (i < 2) ? gm_w7[1] : gm_w7[2];
-            w5[n] = (i < 2) ? gm_w5[1] : gm_w5[2];
-            n++;
-        }
-    for (i = 0; i < 4; i++) {
-        ps[n] = sx[i] * GM_L4; pt[n] = sy[i] * GM_L4; w7[n] = gm_w7[3]; w5[n] = gm_w5[3]; n++;
-    }
-    for (i = 0; i < 4; i++) {
-        ps[n] = sx[i] * GM_L5; pt[n] = sy[i] * GM_L5; w7[n] = gm_w7[4]; w5[n] = 0; n++;
-    }
-    for (i = 0; i < 17; i++) integrand(pb, g->face, sc + ps[i] * hs, tc + pt[i] * ht, fv[i]);
-    for (k = 0; k < 6; k++) {
-        v7[k] = v5[k] = 0;
-        for (i = 0; i < 17; i++) { v7[k] += w7[i] * fv[i][k]; v5[k] += w5[i] * fv[i][k]; }
-        g->val[k] = area * v7[k];
-        d5[k] = area * (v7[k] - v5[k]);
-    }
-    /* fourth differences along each axis (points 1-4: s axis, 5-8: t axis) */
-    for (ax = 0; ax < 2; ax++)
-        for (k = 0; k < 6; k++) {
-            const double *p2a = fv[1 + 4 * ax], *p2b = fv[2 + 4 * ax];
-            const double *p4a = fv[3 + 4 * ax], *p4b = fv[4 + 4 * ax];
-            double d = fabs((p2a[k] + p2b[k] - 2 * fv[0][k])
-                            - (GM_L2 * GM_L2 / (GM_L4 * GM_L4)) * (p4a[k] + p4b[k] - 2 * fv[0][k]));
-            d4[ax] += d * (k < 3 ? scale_f : scale_t);
-        }
-    g->axis = (signed char)(d4[1] > d4[0] ? 1 : 0);
-    {
-        g->ef = (float)norm3(d5);
-        g->et = (float)norm3(d5 + 3);
-    }
-}
 
 /* ---- faces lying on faces: the exact pair (cuboid_faces.h) ------------- */
 
@@ -427,16 +361,16 @@ static int closed_form(const magdyn_cuboid *src, const magdyn_cuboid *dst, const
 #define PREFER_SWAP 1
 
 static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid *dst, double rel_tol,
-                                  int may_prefer, magdyn_vec3 *force, magdyn_vec3 *torque);
+                                  int may_prefer, size_t budget, magdyn_vec3 *force, magdyn_vec3 *torque);
 
 /* The same from the other side: force and torque on src about its centre,
  * turned into those on dst by Newton's third law and the balance of
  * angular momentum (T_dst = -T_src - (c_src - c_dst) x F_src). */
 static magdyn_status swapped(const magdyn_cuboid *src, const magdyn_cuboid *dst, double rel_tol,
-                             magdyn_vec3 *force, magdyn_vec3 *torque)
+                             size_t budget, magdyn_vec3 *force, magdyn_vec3 *torque)
 {
     magdyn_vec3 f, t;
-    magdyn_status s = force_torque(dst, src, rel_tol, 0, &f, &t);
+    magdyn_status s = force_torque(dst, src, rel_tol, 0, budget, &f, &t);
     if (s != MAGDYN_OK) return s;
     if (force) *force = magdyn_vec3_neg(f);
     if (torque)
@@ -445,18 +379,37 @@ static magdyn_status swapped(const magdyn_cuboid *src, const magdyn_cuboid *dst,
     return MAGDYN_OK;
 }
 
-/* The sides are tried one after the other (never nested: each holds the
- * region array on the stack): the preferred side first, the other when the
- * first runs out of regions. */
+/*
+ * The sides are tried one after the other, the preferred side first, with
+ * a budget of regions that grows eightfold each round (MIN_REGIONS up to
+ * MAX_REGIONS): near contact one side can need a hundred times the regions
+ * of the other (an edge of one box on or beside a face of the other puts
+ * a line of logarithms across the face integrated), and which one is not
+ * known in advance, so neither side may spend long before the other has
+ * had its turn.
+ */
 static magdyn_status both_sides(const magdyn_cuboid *src, const magdyn_cuboid *dst,
                                 double rel_tol, magdyn_vec3 *force, magdyn_vec3 *torque)
 {
-    magdyn_status s = force_torque(src, dst, rel_tol, 1, force, torque);
-    if ((int)s == PREFER_SWAP) {
-        if (swapped(src, dst, rel_tol, force, torque) == MAGDYN_OK) return MAGDYN_OK;
-        return force_torque(src, dst, rel_tol, 0, force, torque);
+    size_t budget;
+    magdyn_status s = MAGDYN_ENOCONV;
+    int first = 0;    /* 0: as given, 1: swapped */
+    for (budget = MIN_REGIONS; budget <= MAX_REGIONS; budget *= 8) {
+        int k;
+        for (k = 0; k < 2; k++) {
+            int side = first ^ k;
+            s = side ? swapped(src, dst, rel_tol, budget, force, torque)
+                     : force_torque(src, dst, rel_tol, budget == MIN_REGIONS && k == 0, budget, force, torque);
+            if ((int)s == PREFER_SWAP) {
+                first = 1;
+                s = swapped(src, dst, rel_tol, budget, force, torque);
+                if (s == MAGDYN_OK) return s;
+                k = 1;   /* the given side comes next */
+                s = force_torque(src, dst, rel_tol, 0, budget, force, torque);
+            }
+            if (s != MAGDYN_ENOCONV) return s;
+        }
     }
-    if (s == MAGDYN_ENOCONV && swapped(src, dst, rel_tol, force, torque) == MAGDYN_OK) return MAGDYN_OK;
     return s;
 }
 
@@ -499,16 +452,48 @@ magdyn_status magdyn_cuboid_force_torque(const magdyn_cuboid *src, const magdyn_
     return MAGDYN_OK;
 }
 
-static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid *dst, double rel_tol,
-                                  int may_prefer, magdyn_vec3 *force, magdyn_vec3 *torque)
+/* The cubature's check: the exact pair's terms (cval, refined when its
+ * line integrals were set for a scale too coarse) plus the regions'. */
+typedef struct {
+    const problem *pb;
+    double rel_tol, floor_f, ld;
+    double cval[6], cef, cet;
+    int refine;
+} checker;
+
+static int check_totals(void *ctx, const double *sum, const double err[2], const double mass[2],
+                        double tol[2])
 {
-    region reg[MAX_REGIONS];
+    checker *c = ctx;
+    double tot[6], errf = c->cef + err[0], errt = c->cet + err[1];
+    double massf = norm3(c->cval) + mass[0], masst = norm3(c->cval + 3) + mass[1];
+    int k;
+    for (k = 0; k < 6; k++) tot[k] = c->cval[k] + sum[k];
+    /* far apart the faces' contributions cancel to ~ size/distance of
+     * their magnitude, and the field's own rounding (<= 1e-9 relative)
+     * sets a floor under what the error estimate can resolve */
+    tol[0] = c->rel_tol * norm3(tot) + c->floor_f + ROUND_FLOOR * massf;
+    tol[1] = c->rel_tol * fmax(norm3(tot + 3), norm3(tot) * c->ld) + c->floor_f * c->ld + ROUND_FLOOR * masst;
+    if (errf <= tol[0] && errt <= tol[1]) return MDC_CUB_DONE;
+    if ((c->cef > 0.25 * tol[0] || c->cet > 0.25 * tol[1]) && c->refine < 4) {
+        face_contacts(c->pb, 0.5 * tol[0], 0.5 * tol[1], c->cval, &c->cef, &c->cet);
+        c->refine++;
+        return MDC_CUB_AGAIN;
+    }
+    return MDC_CUB_SPLIT;
+}
+
+static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid *dst, double rel_tol,
+                                  int may_prefer, size_t budget, magdyn_vec3 *force, magdyn_vec3 *torque)
+{
+    mdc_cub_start start[12];
+    mdc_cub_problem cp;
+    checker ck;
     problem pb;
     magdyn_mat3 rs, rd;
     magdyn_vec3 axis;
-    double ls, ld, dist, fchar, floor_f, sep, tot[6], errf, errt, tolf, tolt;
-    double cval[6], cef, cet;
-    int nreg = 0, f, i, k, refine = 0;
+    double ls, ld, dist, fchar, floor_f, sep, tot[6];
+    int nstart = 0, f, k;
     magdyn_status s;
 
     if ((s = check_input(src, dst, rel_tol)) != MAGDYN_OK) return s;
@@ -575,74 +560,39 @@ static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid 
                 return (magdyn_status)PREFER_SWAP;
             break;
         }
-    face_contacts(&pb, 0.5 * rel_tol * fchar, 0.5 * rel_tol * fchar * ld, cval, &cef, &cet);
+    face_contacts(&pb, 0.5 * rel_tol * fchar, 0.5 * rel_tol * fchar * ld, ck.cval, &ck.cef, &ck.cet);
 
     for (f = 0; f < 6; f++) {
+        int ax = f / 2, p, n = 1;
         if (pb.current ? magdyn_vec3_norm2(pb.k[f]) == 0.0 : pb.sigma[f] == 0.0) continue;
-        int ax = f / 2, n = 1, p;
         /* boxes within a size of each other: each face needs at least two
          * regions at any useful tolerance, so start there (halving along
          * the longer side) and save the whole-face rule */
-        if (dist < PRESPLIT * (ls + ld)) n = 2;
+        if (dist < ls + ld) n = 2;
         for (p = 0; p < n; p++) {
             int longer_s = comp(pb.half_d, (ax + 1) % 3) >= comp(pb.half_d, (ax + 2) % 3);
             double lo = n == 1 ? -1.0 : (p ? 0.0 : -1.0), hi = n == 1 ? 1.0 : (p ? 1.0 : 0.0);
-            reg[nreg].s0 = longer_s ? lo : -1; reg[nreg].s1 = longer_s ? hi : 1;
-            reg[nreg].t0 = longer_s ? -1 : lo; reg[nreg].t1 = longer_s ? 1 : hi;
-            reg[nreg].face = (signed char)f;
-            eval_region(&pb, &reg[nreg], 1.0, 1.0 / ld);
-            nreg++;
+            start[nstart].s0 = longer_s ? lo : -1; start[nstart].s1 = longer_s ? hi : 1;
+            start[nstart].t0 = longer_s ? -1 : lo; start[nstart].t1 = longer_s ? 1 : hi;
+            start[nstart].face = f;
+            nstart++;
         }
     }
-    for (;;) {
-        int worst = -1;
-        double wmax = -1.0;
-        double massf = 0.0, masst = 0.0;
-        for (k = 0; k < 6; k++) tot[k] = cval[k];
-        errf = cef;
-        errt = cet;
-        massf = norm3(cval);
-        masst = norm3(cval + 3);
-        for (i = 0; i < nreg; i++) {
-            for (k = 0; k < 6; k++) tot[k] += reg[i].val[k];
-            errf += reg[i].ef;
-            errt += reg[i].et;
-            massf += norm3(reg[i].val);
-            masst += norm3(reg[i].val + 3);
-        }
-        /* far apart the faces' contributions cancel to ~ size/distance of
-         * their magnitude, and the field's own rounding (<= 1e-9 relative)
-         * sets a floor under what the error estimate can resolve */
-        tolf = rel_tol * norm3(tot) + floor_f + ROUND_FLOOR * massf;
-        tolt = rel_tol * fmax(norm3(tot + 3), norm3(tot) * ld) + floor_f * ld + ROUND_FLOOR * masst;
-        if (errf <= tolf && errt <= tolt) break;
-        if ((cef > 0.25 * tolf || cet > 0.25 * tolt) && refine < 4) {
-            /* the exact pair's line integrals were set for a guessed scale */
-            face_contacts(&pb, 0.5 * tolf, 0.5 * tolt, cval, &cef, &cet);
-            refine++;
-            continue;
-        }
-        if (nreg + 1 > MAX_REGIONS)
-            return MAGDYN_ENOCONV;
-        for (i = 0; i < nreg; i++) {
-            double e = reg[i].ef / tolf + reg[i].et / tolt;
-            if (e > wmax) { wmax = e; worst = i; }
-        }
-        /* no region has a comparable (non-NaN) error estimate: tolerances
-         * of 0 or Inf from extreme sizes (half extents ~1e286 m, found by
-         * fuzzing); splitting reg[-1] would be out of bounds */
-        if (worst < 0)
-            return MAGDYN_ENOCONV;
-        {
-            region a = reg[worst], b = reg[worst];
-            if (a.axis == 0) { double m = 0.5 * (a.s0 + a.s1); a.s1 = m; b.s0 = m; }
-            else { double m = 0.5 * (a.t0 + a.t1); a.t1 = m; b.t0 = m; }
-            eval_region(&pb, &a, 1.0 / tolf, 1.0 / tolt);
-            eval_region(&pb, &b, 1.0 / tolf, 1.0 / tolt);
-            reg[worst] = a;
-            reg[nreg++] = b;
-        }
-    }
+    ck.pb = &pb;
+    ck.rel_tol = rel_tol;
+    ck.floor_f = floor_f;
+    ck.ld = ld;
+    ck.refine = 0;
+    cp.f = integrand;
+    cp.ctx = &pb;
+    cp.nval = 6;
+    cp.split = 3;
+    cp.safety = 1.0;
+    cp.max_regions = budget;
+    cp.check = check_totals;
+    cp.check_ctx = &ck;
+    if ((s = mdc_cubature(&cp, start, nstart, tot)) != MAGDYN_OK) return s;
+    for (k = 0; k < 6; k++) tot[k] += ck.cval[k];
     if (force) *force = magdyn_mat3_mulv(rd, magdyn_v3(tot[0], tot[1], tot[2]));
     if (torque) *torque = magdyn_mat3_mulv(rd, magdyn_v3(tot[3], tot[4], tot[5]));
     return MAGDYN_OK;
