@@ -46,6 +46,7 @@
 #include "cuboid_check.h"
 #include "cuboid_cubature.h"
 #include "cuboid_faces.h"
+#include "cuboid_multipole.h"
 #include "cuboid_thin.h"
 
 #define MIN_REGIONS 512          /* first region budget of one side */
@@ -444,6 +445,7 @@ magdyn_status magdyn_cuboid_force_torque(const magdyn_cuboid *src, const magdyn_
     magdyn_vec3 f, t;
     magdyn_status s;
     if ((s = check_input(src, dst, rel_tol)) != MAGDYN_OK) return s;
+    if (mdc_cuboid_multipole(src, dst, rel_tol, force, torque)) return MAGDYN_OK;   /* far apart */
     s = magdyn_ci_thin(thin_part, src, dst, rel_tol, &f, &t);   /* very thin boxes */
     if (s != MAGDYN_OK) return s;
     if (!finite3(f) || !finite3(t)) return MAGDYN_ENOCONV;
