@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <math.h>
 #include <magdyn.h>
@@ -57,6 +58,82 @@ static double per_call_force(method m, const magdyn_cuboid *a, const magdyn_cubo
     return dt / (double)n;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* median over 5 batches of at least 20 ms each: the machine is shared */
+static double median_force(const magdyn_cuboid *a, const magdyn_cuboid *b, double tol, int *status)
+{
+    double t[5];
+    int k;
+    for (k = 0; k < 5; k++) {
+        double t0 = now(), dt;
+        long n = 0;
+        magdyn_vec3 f, tq;
+        do {
+            *status = magdyn_cuboid_force_torque(a, b, tol, &f, &tq);
+            n++;
+        } while ((dt = now() - t0) < 0.02);
+        t[k] = dt / (double)n;
+    }
+    qsort(t, 5, sizeof t[0], cmp_double);
+    return t[2];
+}
+
+/* Extended-pair time against tolerance (issue 16): 10 mm cubes touching,
+ * 1 mm apart and 4 cm apart, twisted 0.5 rad about their common axis; a
+ * turned (0.3 rad about x, 0.7 about z) and offset (2, -1 mm) smaller box
+ * with oblique J, touching and 1 mm apart; and a cube resting on an edge. */
+static void tolerance_table(void)
+{
+    static const double tol[4] = {1e-3, 1e-4, 1e-5, 1e-6};
+    magdyn_cuboid a = {{0.005, 0.005, 0.005}, {0, 0, 1.2}, {0, 0, 0}, {1, 0, 0, 0}};
+    magdyn_cuboid rows[7];
+    static const char *names[7] = {"touching, twisted 0.5", "1 mm gap, twisted 0.5", "4 cm apart, twisted 0.5",
+                                   "turned+offset, touching", "turned+offset, 1 mm gap",
+                                   "on an edge (tilted 0.3)", "T-shape touching (J_d x)"};
+    int r, k, st, worst = 0;
+    for (r = 0; r < 3; r++) {
+        static const double z[3] = {0.01, 0.011, 0.05};
+        rows[r] = a;
+        rows[r].center = magdyn_v3(0, 0, z[r]);
+        rows[r].orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 0.5);
+    }
+    for (r = 3; r < 5; r++) {
+        magdyn_cuboid c = {{0.004, 0.003, 0.002}, {0.2, -0.3, 1.0}, {0.002, -0.001, 0}, {1, 0, 0, 0}};
+        magdyn_quat q = magdyn_quat_mul(magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 0.7),
+                                        magdyn_quat_from_axis_angle(magdyn_v3(1, 0, 0), 0.3));
+        magdyn_vec3 up = magdyn_quat_rotate_inv(q, magdyn_v3(0, 0, 1));
+        c.orientation = q;
+        /* lowest point of the turned box on a's top face (+ the gap) */
+        c.center.z = 0.005 + c.half.x * fabs(up.x) + c.half.y * fabs(up.y) + c.half.z * fabs(up.z)
+                     + (r == 4 ? 0.001 : 0.0);
+        rows[r] = c;
+    }
+    rows[5] = a;
+    rows[5].orientation = magdyn_quat_from_axis_angle(magdyn_v3(1, 0, 0), 0.3);
+    rows[5].center = magdyn_v3(0, 0, 0.005 + 0.005 * (cos(0.3) + sin(0.3)));
+    rows[6] = a;
+    rows[6].center = magdyn_v3(0, 0, 0.01);
+    rows[6].polarization = magdyn_v3(1.2, 0, 0);
+    printf("extended pair (magdyn_cuboid_force_torque), median us per call, by rel_tol:\n");
+    printf("  %-28s %9s %9s %9s %9s\n", "pose", "1e-3", "1e-4", "1e-5", "1e-6");
+    for (r = 0; r < 7; r++) {
+        printf("  %-28s", names[r]);
+        for (k = 0; k < 4; k++) {
+            double t = median_force(&a, &rows[r], tol[k], &st);
+            printf(" %9.1f", t * 1e6);
+            if (st != MAGDYN_OK) worst = st;
+        }
+        printf("\n");
+    }
+    if (worst) printf("  (a call failed: status %d)\n", worst);
+    printf("\n");
+}
+
 static double per_call_energy(const magdyn_cuboid *a, const magdyn_cuboid *b, double tol, double *e,
                               int *status)
 {
@@ -92,6 +169,8 @@ int main(void)
     double t;
 
     printf("bench/dipole_cuboid: 10 mm cubes, J = 1.2 T\n\n");
+    tolerance_table();
+    if (getenv("BENCH_TABLE_ONLY")) return 0;
     t = per_call_field(magdyn_v3(0, 0, 1.2), 0.008);
     printf("magdyn_cuboid_field, J along an axis, near:   %7.1f ns/call  (%.3g calls/s)\n", t * 1e9, 1 / t);
     t = per_call_field(magdyn_v3(0.3, 0.5, 1.1), 0.008);
