@@ -24,6 +24,9 @@
  * should be polarised along the contact normal), and dst's far charged
  * face should not be close (so dst should be the thicker box); the roles
  * are swapped when that helps, or when one side runs out of regions.
+ * A face a few nanometres off such a plane (resting contact: a gap or a
+ * tilt of 1e-6 rad) gets the pair for its projection, and the integrand
+ * keeps only the difference (find_face_contacts says why).
  *
  * The faces are integrated by the adaptive Genz-Malik cubature of
  * cuboid_cubature.c (17 points per rectangle, the worst one halved until
@@ -38,7 +41,9 @@
  *
  * The aligned, parallel-polarization case takes force and torque from the
  * Akoun-Yonnet closed form and its extension to the torque
- * (cuboid_parallel.c), with no integration at all.
+ * (cuboid_parallel.c), with no integration at all; boxes far apart take
+ * them from their multipole expansion (cuboid_multipole.c) where its error
+ * estimate allows.
  */
 #include <math.h>
 #include <string.h>
