@@ -63,6 +63,9 @@
 #ifndef NEAR_TOL
 #define NEAR_TOL 0.3
 #endif
+#ifndef FACING_HI
+#define FACING_HI 0.5
+#endif
 #ifndef FACING_LO
 #define FACING_LO 1e-2
 #endif
@@ -237,7 +240,7 @@ static int facing_near(const problem *pb)
                 lo = fmin(lo, hgt);
                 hi = fmax(hi, hgt);
             }
-            if (lo > -FACING_LO * hmin && hi < 0.5 * hmin) return 1;
+            if (lo > -FACING_LO * hmin && hi < FACING_HI * hmin) return 1;
         }
     }
     return 0;
