@@ -37,20 +37,25 @@ typedef struct {
 #define GM_L2 0.35856858280031809199   /* sqrt(9/70) */
 #define GM_L4 0.94868329805051379960   /* sqrt(9/10) */
 #define GM_L5 0.68824720161168529772   /* sqrt(9/19) */
-static const double gm_w7[5] = {-3816.0 / 19683.0, 980.0 / 6561.0, 1020.0 / 19683.0,
-                                200.0 / 19683.0, 6859.0 / 19683.0 / 4.0};
-static const double gm_w5[4] = {-971.0 / 729.0, 245.0 / 486.0, 65.0 / 1458.0, 25.0 / 729.0};
+#define W7_0 (-3816.0 / 19683.0)
+#define W7_1 (980.0 / 6561.0)
+#define W7_2 (1020.0 / 19683.0)
+#define W7_3 (200.0 / 19683.0)
+#define W7_4 (6859.0 / 19683.0 / 4.0)
+#define W5_0 (-971.0 / 729.0)
+#define W5_1 (245.0 / 486.0)
+#define W5_2 (65.0 / 1458.0)
+#define W5_3 (25.0 / 729.0)
 
 /* the 17 points: centre; +-l2, +-l4 on each axis; (+-l4, +-l4); (+-l5, +-l5) */
 static const double pt_s[17] = {0, GM_L2, -GM_L2, GM_L4, -GM_L4, 0, 0, 0, 0,
                                 GM_L4, -GM_L4, GM_L4, -GM_L4, GM_L5, -GM_L5, GM_L5, -GM_L5};
 static const double pt_t[17] = {0, 0, 0, 0, 0, GM_L2, -GM_L2, GM_L4, -GM_L4,
                                 GM_L4, GM_L4, -GM_L4, -GM_L4, GM_L5, GM_L5, -GM_L5, -GM_L5};
-static const double pt_w7[17] = {gm_w7[0], gm_w7[1], gm_w7[1], gm_w7[2], gm_w7[2], gm_w7[1], gm_w7[1],
-                                 gm_w7[2], gm_w7[2], gm_w7[3], gm_w7[3], gm_w7[3], gm_w7[3],
-                                 gm_w7[4], gm_w7[4], gm_w7[4], gm_w7[4]};
-static const double pt_w5[17] = {gm_w5[0], gm_w5[1], gm_w5[1], gm_w5[2], gm_w5[2], gm_w5[1], gm_w5[1],
-                                 gm_w5[2], gm_w5[2], gm_w5[3], gm_w5[3], gm_w5[3], gm_w5[3], 0, 0, 0, 0};
+static const double pt_w7[17] = {W7_0, W7_1, W7_1, W7_2, W7_2, W7_1, W7_1, W7_2, W7_2,
+                                 W7_3, W7_3, W7_3, W7_3, W7_4, W7_4, W7_4, W7_4};
+static const double pt_w5[17] = {W5_0, W5_1, W5_1, W5_2, W5_2, W5_1, W5_1, W5_2, W5_2,
+                                 W5_3, W5_3, W5_3, W5_3, 0, 0, 0, 0};
 
 static double group_norm(const double *v, int lo, int hi)
 {
