@@ -8,7 +8,8 @@
  * offset.  Each must converge (MAGDYN_OK, finite), and force and torque
  * must obey Newton's third law and the balance of angular momentum
  * (T_src = -T_dst - (c_dst - c_src) x F, computed from the other side)
- * within the two tolerances.
+ * within the two tolerances.  (1b) Resting contact (nanometre gaps and
+ * microradian tilts) at 1e-4 and 1e-5 against the same at 1e-8.
  * (2) Far apart the boxes' multipole expansion replaces the cubature; on
  * either side of the switch the force must agree with a reference at
  * 1e-11 to within half the tolerance, so the jump where the method
@@ -126,6 +127,39 @@ START_TEST(adversarial_poses_converge)
 }
 END_TEST
 
+/* (1b) Resting contact: a cube on a cube, twisted 0.2 rad and offset,
+ * tilted by 0-1e-6 rad and 0-5 nm apart, where the faces are treated as
+ * the pair of the projected face plus the difference (the near-plane
+ * path), against the same at 1e-8, where that path is not taken (its
+ * range is 0.3 rel_tol of the half side). */
+START_TEST(resting_contact_against_tight)
+{
+    static const double gaps[3] = {0.0, 1e-9, 5e-9}, tilts[3] = {0.0, 1e-7, 1e-6}, tols[2] = {1e-4, 1e-5};
+    int g, w, k, j;
+    for (g = 0; g < 3; g++)
+        for (w = 0; w < 3; w++)
+            for (j = 0; j < 2; j++) {
+                magdyn_cuboid a = {{H, H, H}, {0, 0, 1.2}, {0, 0, 0}, {1, 0, 0, 0}}, b = a;
+                magdyn_vec3 u = magdyn_v3(0.0005, 0.0003, 2 * H), fr, tr;
+                double ld = magdyn_vec3_norm(b.half);
+                if (j) b.polarization = magdyn_v3(0.3, -0.4, 1.0);
+                b.orientation = magdyn_quat_mul(magdyn_quat_from_axis_angle(magdyn_v3(1, 2, 0), tilts[w]),
+                                                magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 0.2));
+                place(&a, &b, magdyn_vec3_scale(u, 1.0 / magdyn_vec3_norm(u)), gaps[g]);
+                ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &b, 1e-8, &fr, &tr), MAGDYN_OK);
+                for (k = 0; k < 2; k++) {
+                    magdyn_vec3 f, t;
+                    ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &b, tols[k], &f, &t), MAGDYN_OK);
+                    ck_assert_msg(magdyn_vec3_dist(f, fr) <= tols[k] * magdyn_vec3_norm(fr),
+                                  "gap %g tilt %g J %d tol %g: F off by %g", gaps[g], tilts[w], j, tols[k],
+                                  magdyn_vec3_dist(f, fr) / magdyn_vec3_norm(fr));
+                    ck_assert_msg(magdyn_vec3_dist(t, tr) <= tols[k] * fmax(magdyn_vec3_norm(tr), magdyn_vec3_norm(fr) * ld),
+                                  "gap %g tilt %g J %d tol %g: T off", gaps[g], tilts[w], j, tols[k]);
+                }
+            }
+}
+END_TEST
+
 /* (2) */
 START_TEST(multipole_switch_continuous)
 {
@@ -220,6 +254,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, adversarial_poses_converge);
+    tcase_add_test(tc, resting_contact_against_tight);
     tcase_add_test(tc, multipole_switch_continuous);
     tcase_add_test(tc, multipole_error_bound);
     suite_add_tcase(s, tc);
