@@ -6,9 +6,13 @@
  * 1e-4 (and 1e-6), touching and 5 mm apart; and the interaction energy
  * (magdyn_magnets_energy, adaptive cubature) in the same poses.
  * Magnets: 10 mm NdFeB cubes, J = 1.2 T (issue 3's example).
+ * First a table of the extended-pair time against rel_tol; with
+ * BENCH_SNAP set, the snap of examples/snap by model (seconds of CPU);
+ * with BENCH_TABLE_ONLY set, nothing more.
  */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <math.h>
 #include <magdyn.h>
@@ -57,6 +61,147 @@ static double per_call_force(method m, const magdyn_cuboid *a, const magdyn_cubo
     return dt / (double)n;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* median over 5 batches of at least 20 ms each: the machine is shared */
+static double median_force(const magdyn_cuboid *a, const magdyn_cuboid *b, double tol, int *status)
+{
+    double t[5];
+    int k;
+    for (k = 0; k < 5; k++) {
+        double t0 = now(), dt;
+        long n = 0;
+        magdyn_vec3 f, tq;
+        do {
+            *status = magdyn_cuboid_force_torque(a, b, tol, &f, &tq);
+            n++;
+        } while ((dt = now() - t0) < 0.02);
+        t[k] = dt / (double)n;
+    }
+    qsort(t, 5, sizeof t[0], cmp_double);
+    return t[2];
+}
+
+/* Extended-pair time against tolerance (issue 16): 10 mm cubes touching,
+ * 1 mm apart, 4 cm and 10 cm apart, twisted 0.5 rad about their common axis; a
+ * turned (0.3 rad about x, 0.7 about z) and offset (2, -1 mm) smaller box
+ * with oblique J, touching and 1 mm apart; a cube resting on an edge; a
+ * cube turned to J across the stacking axis (T-shape); 10 cm apart (the
+ * multipole expansion's range). */
+static void tolerance_table(void)
+{
+    static const double tol[4] = {1e-3, 1e-4, 1e-5, 1e-6};
+    magdyn_cuboid a = {{0.005, 0.005, 0.005}, {0, 0, 1.2}, {0, 0, 0}, {1, 0, 0, 0}};
+    magdyn_cuboid rows[8];
+    static const char *names[8] = {"touching, twisted 0.5", "1 mm gap, twisted 0.5", "4 cm apart, twisted 0.5",
+                                   "turned+offset, touching", "turned+offset, 1 mm gap",
+                                   "on an edge (tilted 0.3)", "T-shape touching (J_d x)",
+                                   "10 cm apart, twisted 0.5"};
+    int r, k, st, worst = 0;
+    for (r = 0; r < 3; r++) {
+        static const double z[3] = {0.01, 0.011, 0.05};
+        rows[r] = a;
+        rows[r].center = magdyn_v3(0, 0, z[r]);
+        rows[r].orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 0.5);
+    }
+    for (r = 3; r < 5; r++) {
+        magdyn_cuboid c = {{0.004, 0.003, 0.002}, {0.2, -0.3, 1.0}, {0.002, -0.001, 0}, {1, 0, 0, 0}};
+        magdyn_quat q = magdyn_quat_mul(magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 0.7),
+                                        magdyn_quat_from_axis_angle(magdyn_v3(1, 0, 0), 0.3));
+        magdyn_vec3 up = magdyn_quat_rotate_inv(q, magdyn_v3(0, 0, 1));
+        c.orientation = q;
+        /* lowest point of the turned box on a's top face (+ the gap) */
+        c.center.z = 0.005 + c.half.x * fabs(up.x) + c.half.y * fabs(up.y) + c.half.z * fabs(up.z)
+                     + (r == 4 ? 0.001 : 0.0);
+        rows[r] = c;
+    }
+    rows[5] = a;
+    rows[5].orientation = magdyn_quat_from_axis_angle(magdyn_v3(1, 0, 0), 0.3);
+    rows[5].center = magdyn_v3(0, 0, 0.005 + 0.005 * (cos(0.3) + sin(0.3)));
+    rows[6] = a;
+    rows[6].center = magdyn_v3(0, 0, 0.01);
+    rows[6].polarization = magdyn_v3(1.2, 0, 0);
+    rows[7] = rows[2];
+    rows[7].center = magdyn_v3(0, 0, 0.1);
+    printf("extended pair (magdyn_cuboid_force_torque), median us per call, by rel_tol:\n");
+    printf("  %-28s %9s %9s %9s %9s\n", "pose", "1e-3", "1e-4", "1e-5", "1e-6");
+    for (r = 0; r < 8; r++) {
+        printf("  %-28s", names[r]);
+        for (k = 0; k < 4; k++) {
+            double t = median_force(&a, &rows[r], tol[k], &st);
+            printf(" %9.1f", t * 1e6);
+            if (st != MAGDYN_OK) worst = st;
+        }
+        printf("\n");
+    }
+    if (worst) printf("  (a call failed: status %d)\n", worst);
+    printf("\n");
+}
+
+/* The snap of examples/snap (two N42 blocks 20 x 10 x 5 mm, one held, the
+ * other released 50 mm above, turned 60 degrees) through the public world
+ * API: CPU time to 0.3 s by model, and how it ends. */
+static void snap_run(int model, double model_tol, double rtol, double atol)
+{
+    double size[3] = {0.020, 0.010, 0.005}, vol = size[0] * size[1] * size[2], c0, cpu, tilt, gap;
+    magdyn_world_params p = magdyn_world_params_default();
+    magdyn_world *w;
+    magdyn_magnet a, b, oa, ob;
+    magdyn_world_stats st;
+    magdyn_status s;
+    magdyn_obb xa, xb;
+    magdyn_sat_result r;
+    magdyn_vec3 za, zb;
+    p.restitution = 0.5;
+    p.friction = 0.3;
+    p.model = model;
+    p.model_tol = model_tol;
+    if (rtol > 0) { p.rtol = rtol; p.atol = atol; }
+    if (!(w = magdyn_world_new(&p))) return;
+    a = magdyn_magnet_default();
+    a.half = magdyn_v3(size[0] / 2, size[1] / 2, size[2] / 2);
+    a.mass = 7500.0 * vol;
+    a.moment = magdyn_v3(0, 0, 1.3 * vol / MAGDYN_MU0);
+    a.fixed = 1;
+    b = a;
+    b.fixed = 0;
+    b.position = magdyn_v3(0.010, 0, 0.050);
+    b.orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 1, 0), 60.0 * MAGDYN_PI / 180);
+    if (magdyn_world_add(w, &a) < 0 || magdyn_world_add(w, &b) < 0) { magdyn_world_free(w); return; }
+    c0 = (double)clock();
+    s = magdyn_world_advance(w, 0.3);
+    cpu = ((double)clock() - c0) / CLOCKS_PER_SEC;
+    magdyn_world_get(w, 0, &oa);
+    magdyn_world_get(w, 1, &ob);
+    magdyn_world_get_stats(w, &st);
+    za = magdyn_quat_rotate(oa.orientation, magdyn_v3(0, 0, 1));
+    zb = magdyn_quat_rotate(ob.orientation, magdyn_v3(0, 0, 1));
+    xa.center = oa.position; xa.orientation = oa.orientation; xa.half = oa.half;
+    xb.center = ob.position; xb.orientation = ob.orientation; xb.half = ob.half;
+    magdyn_obb_sat(&xb, &xa, &r);
+    tilt = atan2(magdyn_vec3_norm(magdyn_vec3_cross(za, zb)), fabs(magdyn_vec3_dot(za, zb))) * 180 / MAGDYN_PI;
+    gap = r.separation;
+    printf("  %-8s tol %-6.0e rtol %-6.0e %9.3f s CPU  t = %3.0f ms  tilt %.4f deg  gap %9.2e m  %s  "
+           "(%lld force evaluations, status %d)\n",
+           model == MAGDYN_MODEL_CUBOID ? "cuboid" : "dipole", model_tol, p.rtol, cpu,
+           magdyn_world_time(w) * 1e3, tilt, gap, st.asleep ? "at rest" : "moving", st.force_evals, (int)s);
+    magdyn_world_free(w);
+}
+
+static void snap_by_model(void)
+{
+    printf("snap (examples/snap) to 0.3 s, CPU time by model:\n");
+    snap_run(MAGDYN_MODEL_DIPOLE, 1e-5, 0, 0);
+    snap_run(MAGDYN_MODEL_DIPOLE, 1e-5, 1e-6, 1e-9);
+    snap_run(MAGDYN_MODEL_CUBOID, 1e-4, 1e-6, 1e-9);
+    snap_run(MAGDYN_MODEL_CUBOID, 1e-5, 1e-6, 1e-9);
+    printf("\n");
+}
+
 static double per_call_energy(const magdyn_cuboid *a, const magdyn_cuboid *b, double tol, double *e,
                               int *status)
 {
@@ -92,6 +237,9 @@ int main(void)
     double t;
 
     printf("bench/dipole_cuboid: 10 mm cubes, J = 1.2 T\n\n");
+    tolerance_table();
+    if (getenv("BENCH_SNAP")) snap_by_model();
+    if (getenv("BENCH_TABLE_ONLY")) return 0;
     t = per_call_field(magdyn_v3(0, 0, 1.2), 0.008);
     printf("magdyn_cuboid_field, J along an axis, near:   %7.1f ns/call  (%.3g calls/s)\n", t * 1e9, 1 / t);
     t = per_call_field(magdyn_v3(0.3, 0.5, 1.1), 0.008);

@@ -22,11 +22,10 @@
  * accurate to ~1e-11 relative (measured ~1e-7 at 2 half diagonals, falling
  * as (distance)^-12), with no adaptivity.
  *
- * The faces are integrated by globally adaptive Genz-Malik cubature (Genz
- * & Malik, J. Comput. Appl. Math. 6 (1980) 295): a degree-7 rule of 17
- * points per rectangle with an embedded degree-5 rule for the error; the
- * rectangle with the largest error is halved along the axis of the larger
- * fourth difference until the summed estimate meets the tolerance.  Where
+ * The faces are integrated by the adaptive Genz-Malik cubature of
+ * cuboid_cubature.c: a degree-7 rule of 17 points per rectangle with an
+ * embedded degree-5 rule for the error, the worst rectangle halved until
+ * the summed estimate meets the tolerance.  Where
  * src's edges pass close beside a region (a corner of src a fraction of
  * the region's size away) both rules are still far from their asymptotic
  * regime, and |degree 7 - degree 5| can understate the error of the
@@ -36,20 +35,14 @@
  * at 1e-4, 1e-5 and 1e-6 (worst true error 0.8 of the tolerance).
  */
 #include <math.h>
-#include <stdlib.h>
+#include "cuboid_cubature.h"
 #include "cuboid_energy.h"
 
-#define E_REGIONS 4000           /* region budget (allocated) */
+#define E_REGIONS 32768          /* region budget */
 #define E_FLOOR 1e-12            /* rounding floor, relative to sum |region| */
 #define E_SAFE 10.0              /* see the note above */
 #define FAR_RATIO 4.0
 #define FAR_MIN_TOL 1e-10
-
-typedef struct {
-    double s0, s1, t0, t1;       /* on face `face`, scaled to [-1, 1] */
-    double val, err;
-    int face, axis;              /* axis: 0 split s, 1 split t */
-} region;
 
 typedef struct {
     magdyn_mat3 rel;             /* dst body -> src body */
@@ -97,8 +90,9 @@ static double face_potential(magdyn_vec3 h, int g, magdyn_vec3 r)
 
 /* J_d.n_f sum_g J_s.n_g int_g dA'/|r - r'| times the area element, at the
  * scaled point (s, t) of dst face f */
-static double integrand(const problem *pb, int f, double s, double t)
+static void integrand(const void *ctx, int f, double s, double t, double *out)
 {
+    const problem *pb = ctx;
     int ax = f / 2, a1 = (ax + 1) % 3, a2 = (ax + 2) % 3, g;
     double h1 = comp(pb->half_d, a1), h2 = comp(pb->half_d, a2), c[3], phi = 0.0;
     magdyn_vec3 rs;
@@ -108,87 +102,41 @@ static double integrand(const problem *pb, int f, double s, double t)
     rs = magdyn_vec3_add(magdyn_mat3_mulv(pb->rel, magdyn_v3(c[0], c[1], c[2])), pb->t);
     for (g = 0; g < 6; g++)
         if (pb->js[g] != 0.0) phi += pb->js[g] * face_potential(pb->half_s, g, rs);
-    return pb->jd[f] * h1 * h2 * phi;
+    out[0] = pb->jd[f] * h1 * h2 * phi;
 }
 
-/* Genz-Malik in two dimensions on [-1,1]^2 (weights sum to 1) */
-#define GM_L2 0.35856858280031809199   /* sqrt(9/70) */
-#define GM_L4 0.94868329805051379960   /* sqrt(9/10) */
-#define GM_L5 0.68824720161168529772   /* sqrt(9/19) */
-
-/* value, error estimate and split axis of region g */
-static void eval_region(const problem *pb, region *g)
+static int check_totals(void *ctx, const double *sum, const double err[2], const double mass[2],
+                        double tol[2])
 {
-    static const double w7[5] = {-3816.0 / 19683.0, 980.0 / 6561.0, 1020.0 / 19683.0,
-                                 200.0 / 19683.0, 6859.0 / 19683.0 / 4.0};
-    static const double w5[4] = {-971.0 / 729.0, 245.0 / 486.0, 65.0 / 1458.0, 25.0 / 729.0};
-    double sc = 0.5 * (g->s0 + g->s1), hs = 0.5 * (g->s1 - g->s0);
-    double tc = 0.5 * (g->t0 + g->t1), ht = 0.5 * (g->t1 - g->t0), area = 4.0 * hs * ht;
-    double f0, a[2], b[2], c = 0.0, d = 0.0, v7, v5, d4[2];
-    int ax, i, j;
-    f0 = integrand(pb, g->face, sc, tc);
-    for (ax = 0; ax < 2; ax++) {
-        double ds2 = ax ? 0.0 : GM_L2 * hs, dt2 = ax ? GM_L2 * ht : 0.0;
-        double ds4 = ax ? 0.0 : GM_L4 * hs, dt4 = ax ? GM_L4 * ht : 0.0;
-        a[ax] = integrand(pb, g->face, sc + ds2, tc + dt2) + integrand(pb, g->face, sc - ds2, tc - dt2);
-        b[ax] = integrand(pb, g->face, sc + ds4, tc + dt4) + integrand(pb, g->face, sc - ds4, tc - dt4);
-        d4[ax] = fabs(a[ax] - 2.0 * f0 - (GM_L2 * GM_L2 / (GM_L4 * GM_L4)) * (b[ax] - 2.0 * f0));
-    }
-    for (i = -1; i <= 1; i += 2)
-        for (j = -1; j <= 1; j += 2) {
-            c += integrand(pb, g->face, sc + i * GM_L4 * hs, tc + j * GM_L4 * ht);
-            d += integrand(pb, g->face, sc + i * GM_L5 * hs, tc + j * GM_L5 * ht);
-        }
-    v7 = w7[0] * f0 + w7[1] * (a[0] + a[1]) + w7[2] * (b[0] + b[1]) + w7[3] * c + w7[4] * d;
-    v5 = w5[0] * f0 + w5[1] * (a[0] + a[1]) + w5[2] * (b[0] + b[1]) + w5[3] * c;
-    g->val = area * v7;
-    g->err = E_SAFE * area * fabs(v7 - v5);
-    g->axis = d4[1] > d4[0] ? 1 : 0;
+    double rel_tol = *(const double *)ctx;
+    tol[0] = rel_tol * fabs(sum[0]) + E_FLOOR * mass[0];
+    tol[1] = 1.0;
+    return err[0] <= tol[0] ? MDC_CUB_DONE : MDC_CUB_SPLIT;
 }
 
 /* Globally adaptive cubature over dst's charged faces: sum_f int_f
  * integrand dA [T^2 m^3], or MAGDYN_ENOCONV / MAGDYN_ENOMEM. */
 static magdyn_status faces_adaptive(const problem *pb, double rel_tol, double *out)
 {
-    region *reg = malloc(E_REGIONS * sizeof *reg);
-    double tot = 0.0, err = 0.0, mass = 0.0;
-    int n = 0, f, i;
-    if (!reg) return MAGDYN_ENOMEM;
+    mdc_cub_start start[6];
+    mdc_cub_problem cp;
+    int n = 0, f;
     for (f = 0; f < 6; f++) {
         if (pb->jd[f] == 0.0) continue;
-        reg[n].s0 = reg[n].t0 = -1.0;
-        reg[n].s1 = reg[n].t1 = 1.0;
-        reg[n].face = f;
-        eval_region(pb, &reg[n]);
+        start[n].s0 = start[n].t0 = -1.0;
+        start[n].s1 = start[n].t1 = 1.0;
+        start[n].face = f;
         n++;
     }
-    for (;;) {
-        region *a, *b;
-        int worst = 0;
-        tot = err = mass = 0.0;
-        for (i = 0; i < n; i++) {
-            tot += reg[i].val;
-            err += reg[i].err;
-            mass += fabs(reg[i].val);
-            if (reg[i].err > reg[worst].err) worst = i;
-        }
-        if (!(err > rel_tol * fabs(tot) + E_FLOOR * mass)) break;
-        if (n == E_REGIONS) {
-            free(reg);
-            return MAGDYN_ENOCONV;
-        }
-        a = &reg[worst];
-        b = &reg[n++];
-        *b = *a;
-        if (a->axis == 0) a->s1 = b->s0 = 0.5 * (a->s0 + a->s1);
-        else a->t1 = b->t0 = 0.5 * (a->t0 + a->t1);
-        eval_region(pb, a);
-        eval_region(pb, b);
-    }
-    free(reg);
-    if (!isfinite(tot) || !isfinite(err)) return MAGDYN_ENOCONV;
-    *out = tot;
-    return MAGDYN_OK;
+    cp.f = integrand;
+    cp.ctx = pb;
+    cp.nval = 1;
+    cp.split = 1;
+    cp.safety = E_SAFE;
+    cp.max_regions = E_REGIONS;
+    cp.check = check_totals;
+    cp.check_ctx = &rel_tol;
+    return mdc_cubature(&cp, start, n, out);
 }
 
 /* ---- far from src: the volume integral by a fixed rule ------------------- */

@@ -115,6 +115,9 @@ MAGDYN_API magdyn_vec3 magdyn_cuboid_moment(const magdyn_cuboid *c);
  * moment for the normal field, line integrals of the face's potential
  * around the other face for the in-plane field (lib/cuboid_faces.h); the
  * box with J along the contact normal (else the thicker) is integrated.
+ * A face within 0.3 rel_tol (at most 1e-5) of the smaller half side of
+ * such a plane (a gap or tilt of nanometres, resting contact) gets the pair
+ * for its projection onto the plane, and the cubature the difference.
  * Across a small gap (a charged face facing src closer than half its side,
  * not touching) dst's surface currents K = M x n are integrated instead
  * (int K x B_src dA and its moment), which is far cheaper there.
@@ -131,7 +134,14 @@ MAGDYN_API magdyn_vec3 magdyn_cuboid_moment(const magdyn_cuboid *c);
  * of one common axis, force and torque come from the closed form of
  * magdyn_cuboid_force_parallel instead, for the snapped boxes (a few
  * microseconds; used up to (1e12 rel_tol)^(1/5) half diagonals apart, where
- * its cancellation stays below rel_tol/10).  Note: the torque of a
+ * its cancellation stays below rel_tol/10).  Far apart, force and torque
+ * come from the point dipoles with the boxes' multipoles through the fourth
+ * moments (each box replaced by Stroud's 14-point degree-5 rule, a few
+ * microseconds) where the expansion's error estimate, 5 (L_s^6 + L_d^6)/R^6
+ * of the dipole force scale 3 mu0 m_s m_d / (4 pi R^4) and 10 (...)/R^6 of
+ * the torque scale mu0 m_s m_d / (4 pi R^3) (twice the largest measured), is
+ * at most rel_tol/4 of the result, and R > 3 (L_s + L_d) (R the distance of
+ * the centres, L the half diagonals).  Note: the torque of a
  * magnetised body in the charge model is the moment of sigma B alone; an
  * added volume term int M x B dV would count the intrinsic torque twice.
  *
@@ -140,14 +150,16 @@ MAGDYN_API magdyn_vec3 magdyn_cuboid_moment(const magdyn_cuboid *c);
  * and the balance of angular momentum, which the tests check).
  *
  * rel_tol in [1e-12, 0.1] (1e-4 is a good default for dynamics).
- * Reentrant and allocation-free (about 60 kB of stack).
+ * Reentrant; about 25 kB of stack, and heap memory (up to 3.4 MB) only for
+ * poses that need more than 192 cubature rectangles.
  * Returns MAGDYN_OK; MAGDYN_EINVAL for a NULL pointer, non-positive half
  * extents or rel_tol outside its range; MAGDYN_ENONFINITE for NaN/Inf input;
  * MAGDYN_ENORM for an orientation that is not a unit quaternion
  * (||q| - 1| > 1e-9); MAGDYN_EOVERLAP when the boxes interpenetrate by more
- * than 1e-9 of their size (touching is fine); MAGDYN_ENOCONV when the
- * tolerance was not reached within the cubature's region budget (from either
- * side) or the result overflows (extreme polarizations or sizes).  force
+ * than 1e-9 of their size (touching is fine); MAGDYN_ENOMEM; MAGDYN_ENOCONV
+ * when the tolerance was not reached within the cubature's budget (the two
+ * sides take turns at 512, 4096 and 32768 rectangles) or the result
+ * overflows (extreme polarizations or sizes).  force
  * or torque may be NULL; on failure they are untouched.
  */
 MAGDYN_API magdyn_status magdyn_cuboid_force_torque(const magdyn_cuboid *src,

@@ -1,0 +1,65 @@
+/*
+ * cuboid_cubature.h - private to libmagdyn (used by cuboid_force.c and
+ * cuboid_energy.c): globally adaptive cubature over the faces of a box.
+ *
+ * The integrand is a callback of up to MDC_CUB_MAXVAL values at a point
+ * (s, t) in [-1, 1]^2 of one face; the values form one or two error groups
+ * (a force and a torque, say), each judged by the Euclidean norm of its
+ * error.  Regions live in a heap keyed by their weighted error, in memory
+ * that grows as needed up to a budget.
+ */
+#ifndef MAGDYN_CUBOID_CUBATURE_H
+#define MAGDYN_CUBOID_CUBATURE_H
+
+#include <stddef.h>
+#include <magdyn/common.h>
+
+#define MDC_CUB_MAXVAL 6
+
+/* out[0 .. nval) at (s, t) of face `face`, the area element included */
+typedef void (*mdc_cub_fn)(const void *ctx, int face, double s, double t, double *out);
+
+/* What the caller's check makes of the current totals. */
+enum { MDC_CUB_SPLIT = 0, MDC_CUB_DONE = 1, MDC_CUB_AGAIN = 2 };
+
+/*
+ * The caller's check: given the summed values, the summed error estimates
+ * and the summed magnitudes (sum of |region value| per group) of the
+ * regions, it writes the tolerance of each group to tol[] and returns
+ * MDC_CUB_DONE when the errors meet them, MDC_CUB_SPLIT to refine, or
+ * MDC_CUB_AGAIN when it has changed terms of its own and wants to be asked
+ * again before anything is split.
+ */
+typedef int (*mdc_cub_check)(void *ctx, const double *sum, const double err[2], const double mass[2],
+                             double tol[2]);
+
+typedef struct {
+    mdc_cub_fn f;
+    const void *ctx;
+    int nval;                /* values per point, 1 .. MDC_CUB_MAXVAL */
+    int split;               /* group 0 is values [0, split), group 1 [split, nval) */
+    double safety;           /* factor on the embedded error estimate (>= 1) */
+    size_t max_regions;      /* budget */
+    mdc_cub_check check;
+    void *check_ctx;
+} mdc_cub_problem;
+
+/* A starting rectangle [s0, s1] x [t0, t1] of face `face`. */
+typedef struct {
+    double s0, s1, t0, t1;
+    int face;
+} mdc_cub_start;
+
+/*
+ * Integrates over the n starting rectangles, halving the region of largest
+ * weighted error (along the axis of the larger fourth difference) until the
+ * check is satisfied; sum[0 .. nval) receives the totals.  A region whose
+ * side has shrunk to 1e-13 of the face is not split further: the
+ * integrand is then resolved as far as double precision allows, and the
+ * totals are returned as converged.  MAGDYN_ENOCONV when the budget is
+ * spent or an estimate is not finite, MAGDYN_ENOMEM; sum is written only
+ * on success.
+ */
+magdyn_status mdc_cubature(const mdc_cub_problem *p, const mdc_cub_start *start, int n, double *sum);
+
+#endif
