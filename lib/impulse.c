@@ -20,8 +20,8 @@ magdyn_impulse_params magdyn_impulse_params_default(void)
     return p;
 }
 
-/* Sweeps between subspace steps (patch friction): enough for the sweeps
- * to settle which constraints are active. */
+/* Sweeps before the first subspace step (patch friction): enough for the
+ * sweeps to settle which constraints are active. */
 #define SUBSPACE_EVERY 8
 
 typedef impulse_row row;
@@ -218,6 +218,7 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
     int patched = model == IMPULSE_FRICTION_PATCH && p->friction > 0.0;
     int *ub, nu = 0;
     int nr = 0, i, k, q, it = 0, converged = 0, dropped = 0;
+    int subspace_wait = SUBSPACE_EVERY, next_subspace = SUBSPACE_EVERY;
     double e0, e1, vscale = 0.0, thresh;
     magdyn_impulse_stats st;
     if (s != MAGDYN_OK) return s;
@@ -298,7 +299,7 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
         warm(bs, sc, rows, nr, c, patched ? 0.0 : p->friction);
         if (patched)
             for (q = 0; q < nc; q++)
-                if (c[q].manifold.count > 0) impulse_patch_warm(&patch[q], bs, sc, &c[q], rows, p->friction);
+                if (c[q].manifold.count > 0) impulse_patch_warm(&patch[q], bs, &c[q], rows, p->friction);
     }
 
     /* phase 1: compression with friction, projected Gauss-Seidel */
@@ -314,7 +315,7 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
                 normal_update(bs, &rows[i]);
                 if (!patched && p->friction > 0.0) point_friction(bs, sc, &rows[i], p->friction);
             }
-            if (patched && c[q].manifold.count > 0) impulse_patch_relax(&patch[q], bs, sc, rows, p->friction);
+            if (patched && c[q].manifold.count > 0) impulse_patch_relax(&patch[q], bs, rows, p->friction);
         }
         /* converged when no body's velocity (at its contacts) moved: the
            impulses themselves may still drift along redundant directions */
@@ -329,9 +330,14 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
             it++;
             break;
         }
-        /* without memory for it the sweeps go on alone */
-        if (patched && it % SUBSPACE_EVERY == SUBSPACE_EVERY - 1)
+        /* a step that does not end the sweeps was taken on a wrong or
+           changing active set: the next waits twice as long (without
+           memory for it the sweeps go on alone) */
+        if (patched && it + 1 == next_subspace) {
             (void)impulse_subspace_step(bs, nb, sc, rows, nr, patch, nc, p->friction, thresh);
+            subspace_wait *= 2;
+            next_subspace += subspace_wait;
+        }
     }
     if (nr == 0) converged = 1;
 

@@ -63,6 +63,9 @@ typedef struct {
     int twist;             /* 1 when the patch resists twisting (r_e > 0) */
     double ik[3][3];       /* inverse of the 3x3 (or 2x2) effective-mass matrix */
     double l[3];           /* accumulated impulses along t1, t2 [N s], twist [N m s] */
+    magdyn_vec3 anga[3], angb[3];  /* angular parts of t1, t2 and the twist on a and b */
+    magdyn_vec3 wa[3], wb[3];      /* inverse inertia times them (zero for a fixed body) */
+    double ima, imb;               /* inverse masses */
     int held;              /* held sticking by the last subspace step */
 } impulse_patch;
 
@@ -87,12 +90,11 @@ void impulse_patch_init(impulse_patch *pt, const magdyn_body *bs, const impulse_
 
 /* Start the patch from the point impulses c->impulse[] (warm start),
  * projected inside the limit surface of the rows' current normal load. */
-void impulse_patch_warm(impulse_patch *pt, magdyn_body *bs, const impulse_body *sc,
-                        const magdyn_contact *ci, const impulse_row *rows, double mu);
+void impulse_patch_warm(impulse_patch *pt, magdyn_body *bs, const magdyn_contact *ci,
+                        const impulse_row *rows, double mu);
 
 /* One Gauss-Seidel update of the patch's wrench. */
-void impulse_patch_relax(impulse_patch *pt, magdyn_body *bs, const impulse_body *sc,
-                         const impulse_row *rows, double mu);
+void impulse_patch_relax(impulse_patch *pt, magdyn_body *bs, const impulse_row *rows, double mu);
 
 /* Add the patch's wrench to the point impulses out[] of its manifold. */
 void impulse_patch_write(const impulse_patch *pt, const magdyn_contact *ci, magdyn_vec3 *out);

@@ -145,6 +145,15 @@ void impulse_patch_init(impulse_patch *pt, const magdyn_body *bs, const impulse_
     pt->reach = twist_reach(x, y, count);
     pt->twist = pt->reach > 0.0;
     pt->l[0] = pt->l[1] = pt->l[2] = 0.0;
+    pt->ima = sc[pt->a].im;
+    pt->imb = sc[pt->b].im;
+    for (i = 0; i < 3; i++) {
+        magdyn_vec3 lin;
+        direction(pt, pt->ra, i, &lin, &pt->anga[i]);
+        direction(pt, pt->rb, i, &lin, &pt->angb[i]);
+        pt->wa[i] = magdyn_mat3_mulv(sc[pt->a].ii, pt->anga[i]);
+        pt->wb[i] = magdyn_mat3_mulv(sc[pt->b].ii, pt->angb[i]);
+    }
     effective_mass(pt, sc, pt->twist ? 3 : 2, k);
     if (!invert(k, pt->twist ? 3 : 2, pt->ik) && pt->twist) {
         pt->twist = 0;
@@ -153,20 +162,18 @@ void impulse_patch_init(impulse_patch *pt, const magdyn_body *bs, const impulse_
 }
 
 /* Apply the wrench increment d (t1, t2, twist) on a, and its opposite on b. */
-static void apply_wrench(const impulse_patch *pt, magdyn_body *bs, const impulse_body *sc, const double d[3])
+static void apply_wrench(const impulse_patch *pt, magdyn_body *bs, const double d[3])
 {
     magdyn_vec3 p = magdyn_vec3_add(magdyn_vec3_scale(pt->t1, d[0]), magdyn_vec3_scale(pt->t2, d[1]));
-    magdyn_vec3 tw = magdyn_vec3_scale(pt->n, d[2]);
     magdyn_body *a = &bs[pt->a], *b = &bs[pt->b];
-    if (sc[pt->a].im > 0.0) {
-        a->velocity = magdyn_vec3_madd(a->velocity, sc[pt->a].im, p);
-        a->omega = magdyn_vec3_add(a->omega,
-                                   magdyn_mat3_mulv(sc[pt->a].ii, magdyn_vec3_add(magdyn_vec3_cross(pt->ra, p), tw)));
+    int j;
+    if (pt->ima > 0.0) {
+        a->velocity = magdyn_vec3_madd(a->velocity, pt->ima, p);
+        for (j = 0; j < 3; j++) a->omega = magdyn_vec3_madd(a->omega, d[j], pt->wa[j]);
     }
-    if (sc[pt->b].im > 0.0) {
-        b->velocity = magdyn_vec3_madd(b->velocity, -sc[pt->b].im, p);
-        b->omega = magdyn_vec3_sub(b->omega,
-                                   magdyn_mat3_mulv(sc[pt->b].ii, magdyn_vec3_add(magdyn_vec3_cross(pt->rb, p), tw)));
+    if (pt->imb > 0.0) {
+        b->velocity = magdyn_vec3_madd(b->velocity, -pt->imb, p);
+        for (j = 0; j < 3; j++) b->omega = magdyn_vec3_madd(b->omega, -d[j], pt->wb[j]);
     }
 }
 
@@ -193,18 +200,18 @@ static void project(const impulse_patch *pt, const impulse_row *rows, double mu,
 }
 
 /* Move the accumulated wrench to l, applying the difference. */
-static void move_to(impulse_patch *pt, magdyn_body *bs, const impulse_body *sc, const double l[3])
+static void move_to(impulse_patch *pt, magdyn_body *bs, const double l[3])
 {
     double d[3];
     int j;
     for (j = 0; j < 3; j++) d[j] = l[j] - pt->l[j];
     if (d[0] == 0.0 && d[1] == 0.0 && d[2] == 0.0) return;
-    apply_wrench(pt, bs, sc, d);
+    apply_wrench(pt, bs, d);
     for (j = 0; j < 3; j++) pt->l[j] = l[j];
 }
 
-void impulse_patch_warm(impulse_patch *pt, magdyn_body *bs, const impulse_body *sc,
-                        const magdyn_contact *ci, const impulse_row *rows, double mu)
+void impulse_patch_warm(impulse_patch *pt, magdyn_body *bs, const magdyn_contact *ci,
+                        const impulse_row *rows, double mu)
 {
     magdyn_vec3 sum = magdyn_v3(0, 0, 0), centre = magdyn_vec3_add(bs[pt->a].position, pt->ra);
     double l[3] = {0.0, 0.0, 0.0};
@@ -219,25 +226,23 @@ void impulse_patch_warm(impulse_patch *pt, magdyn_body *bs, const impulse_body *
     l[1] = magdyn_vec3_dot(sum, pt->t2);
     if (!pt->twist) l[2] = 0.0;
     project(pt, rows, mu, l);
-    move_to(pt, bs, sc, l);
+    move_to(pt, bs, l);
 }
 
-void impulse_patch_relax(impulse_patch *pt, magdyn_body *bs, const impulse_body *sc,
-                         const impulse_row *rows, double mu)
+void impulse_patch_relax(impulse_patch *pt, magdyn_body *bs, const impulse_row *rows, double mu)
 {
     const magdyn_body *a = &bs[pt->a], *b = &bs[pt->b];
-    magdyn_vec3 u = magdyn_vec3_sub(
-        magdyn_vec3_add(a->velocity, magdyn_vec3_cross(a->omega, pt->ra)),
-        magdyn_vec3_add(b->velocity, magdyn_vec3_cross(b->omega, pt->rb)));
+    magdyn_vec3 dv = magdyn_vec3_sub(a->velocity, b->velocity);
     double g[3], l[3];
-    int i;
-    g[0] = magdyn_vec3_dot(u, pt->t1);
-    g[1] = magdyn_vec3_dot(u, pt->t2);
-    g[2] = pt->twist ? magdyn_vec3_dot(pt->n, magdyn_vec3_sub(a->omega, b->omega)) : 0.0;
+    int i, m = pt->twist ? 3 : 2;
+    g[2] = 0.0;
+    for (i = 0; i < m; i++)
+        g[i] = (i < 2 ? magdyn_vec3_dot(i ? pt->t2 : pt->t1, dv) : 0.0)
+             + magdyn_vec3_dot(pt->anga[i], a->omega) - magdyn_vec3_dot(pt->angb[i], b->omega);
     for (i = 0; i < 3; i++)
         l[i] = pt->l[i] - (pt->ik[i][0] * g[0] + pt->ik[i][1] * g[1] + pt->ik[i][2] * g[2]);
     project(pt, rows, mu, l);
-    move_to(pt, bs, sc, l);
+    move_to(pt, bs, l);
 }
 
 void impulse_patch_write(const impulse_patch *pt, const magdyn_contact *ci, magdyn_vec3 *out)

@@ -133,7 +133,7 @@ magdyn_status magdyn_wi_impact(magdyn_world *w, int again)
     /* impacts are rare: solved to the solver's own default tolerance */
     ip.max_iterations = w->p.solver_iterations;
     ip.tolerance = fmin(w->p.solver_tolerance, magdyn_impulse_params_default().tolerance);
-    if (nc > 0 && (s = magdyn_impulse_solve(w->b, w->n, w->con, nc, &ip, NULL)) != MAGDYN_OK)
+    if (nc > 0 && (s = magdyn_impulse_solve_patch(w->b, w->n, w->con, nc, &ip, NULL)) != MAGDYN_OK)
         return s;
     magdyn_wi_account(w, w->con, nc, w->bt);
     for (i = 0; i < nc; i++) {

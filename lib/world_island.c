@@ -263,7 +263,7 @@ static magdyn_status impacts(magdyn_world *w, int *count)
     ip.max_iterations = w->p.solver_iterations;
     ip.tolerance = w->p.solver_tolerance;
     memcpy(w->bt, w->b, (size_t)w->n * sizeof *w->bt);
-    s = magdyn_impulse_solve(w->b, w->n, hit, m, &ip, NULL);
+    s = magdyn_impulse_solve_patch(w->b, w->n, hit, m, &ip, NULL);
     if (s == MAGDYN_OK) {
         magdyn_wi_account(w, hit, m, w->bt);
         for (i = 0; i < m && s == MAGDYN_OK; i++) s = magdyn_wi_defer(w, &hit[i], speed[i]);
