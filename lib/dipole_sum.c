@@ -38,7 +38,7 @@ typedef struct {
  */
 #if defined(__x86_64__) && defined(__linux__) && defined(__has_attribute) && !defined(__clang__)
 #  if __has_attribute(target_clones)
-#    define KERNEL_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#    define KERNEL_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #  endif
 #endif
 #ifndef KERNEL_CLONES
