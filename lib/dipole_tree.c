@@ -342,20 +342,45 @@ static void write_out(const tree *T, int n, double scale, magdyn_vec3 *field, ma
     if (energy) *energy = 0.5 * u;
 }
 
+/* the far field through the expansions of order p, and the near field */
+static magdyn_status far_and_near(tree *T, int p)
+{
+    size_t nt, nr;
+    int ci;
+    magdyn_status s;
+    if (T->ncells == 1) {   /* one leaf: all pairs directly */
+        p2p(T, &T->cells[0], &T->cells[0]);
+        return MAGDYN_OK;
+    }
+    if ((s = dt_tables_init(&T->t, p)) != MAGDYN_OK) return s;
+    nt = (size_t)T->t.nterms;
+    nr = (size_t)T->t.nred;
+    T->Q = calloc(nt * (size_t)T->ncells, sizeof *T->Q);
+    T->L = calloc(nt * (size_t)T->ncells, sizeof *T->L);
+    T->Qr = dalloc(nr * (size_t)T->ncells);
+    T->w1 = dalloc(nt);
+    T->w2 = dalloc(nt);
+    if (!T->Q || !T->L || !T->Qr || !T->w1 || !T->w2) return MAGDYN_ENOMEM;
+    upward(T);
+    for (ci = 0; ci < T->ncells; ci++)
+        dt_fold(&T->t, T->Q + (size_t)ci * nt, T->Qr + (size_t)ci * nr);
+    interact_self(T, 0);
+    downward(T);
+    return MAGDYN_OK;
+}
+
 magdyn_status mdt_sum(int n, const magdyn_vec3 *pos, const magdyn_vec3 *moment, double theta,
                       int p, int ncrit, magdyn_vec3 *field, magdyn_vec3 *force,
                       magdyn_vec3 *torque, double *energy)
 {
     tree T;
     double scale;
-    int *tmp = NULL, ci;
+    int *tmp = NULL;
     double *dtmp = NULL;
-    size_t nt;
     magdyn_status s;
     memset(&T, 0, sizeof T);
     T.theta = theta;
     T.ncrit = ncrit;
-    if ((s = dt_tables_init(&T.t, p)) != MAGDYN_OK) return s;
     if ((s = load(&T, n, pos, moment, &scale)) != MAGDYN_OK) goto done;
     tmp = malloc(sizeof *tmp * 2 * (size_t)n);
     dtmp = dalloc((size_t)n);
@@ -368,21 +393,8 @@ magdyn_status mdt_sum(int n, const magdyn_vec3 *pos, const magdyn_vec3 *moment, 
     if ((s = build(&T, 0, 0, tmp, dtmp)) != MAGDYN_OK) goto done;
     s = MAGDYN_EOVERLAP;
     if (coincident(&T)) goto done;
-    s = MAGDYN_ENOMEM;
-    nt = (size_t)T.t.nterms;
-    T.Q = calloc(nt * (size_t)T.ncells, sizeof *T.Q);
-    T.L = calloc(nt * (size_t)T.ncells, sizeof *T.L);
-    T.w1 = dalloc(nt);
-    T.w2 = dalloc(nt);
-    T.Qr = dalloc((size_t)T.t.nred * (size_t)T.ncells);
-    if (!T.Q || !T.L || !T.w1 || !T.w2 || !T.Qr) goto done;
-    upward(&T);
-    for (ci = 0; ci < T.ncells; ci++)
-        dt_fold(&T.t, T.Q + (size_t)ci * nt, T.Qr + (size_t)ci * (size_t)T.t.nred);
-    interact_self(&T, 0);
-    downward(&T);
+    if ((s = far_and_near(&T, p)) != MAGDYN_OK) goto done;
     write_out(&T, n, scale, field, force, torque, energy);
-    s = MAGDYN_OK;
 done:
     free(tmp);
     free(dtmp);

@@ -25,9 +25,10 @@
 #define NUDGE_DEPTH 0.5
 
 /* From this many non-passive dipoles on, their pairs go through the fast
- * multipole method at TREE_TOL, where it is faster than the direct sum
- * (bench/dipole_tree measures the crossover). */
-#define TREE_MIN_DIPOLES 40000
+ * multipole method at TREE_TOL (the world's default model_tol), where it
+ * is faster than the direct sum: bench/dipole_tree puts the crossover at
+ * about 2e4 dipoles for uniform random sets. */
+#define TREE_MIN_DIPOLES 20000
 #define TREE_TOL 1e-5
 
 /* ---- validation ------------------------------------------------------------ */
