@@ -31,10 +31,14 @@ typedef struct {
  * itself (the target, or zero padding) contributes nothing.
  */
 /*
- * On x86-64 Linux with GCC the kernel is also compiled for AVX2 + FMA
- * (x86-64-v3) and the loader picks the clone the CPU supports (ifunc), so
- * the library stays baseline x86-64 while using the wider units.  (clang 14
- * exports the clone's resolver symbol, so clang builds go without.)
+ * On x86-64 Linux with GCC the kernel is also compiled for AVX-512
+ * (x86-64-v4) and AVX2 + FMA (x86-64-v3), and the loader picks the widest
+ * clone the CPU supports (ifunc), so the library stays baseline x86-64
+ * while using the wider units; this file is built with -ffp-contract=fast
+ * so that those clones fuse multiply-adds (the lanes' partial sums are
+ * the same in every clone, so they differ from the baseline only by the
+ * roundings the fused operations skip).  (clang 14 exports the clone's
+ * resolver symbol, so clang builds go without.)
  */
 #if defined(__x86_64__) && defined(__linux__) && defined(__has_attribute) && !defined(__clang__)
 #  if __has_attribute(target_clones)

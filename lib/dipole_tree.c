@@ -33,6 +33,7 @@ typedef struct {
     dt_tables t;
     double theta;
     int ncrit;
+    double p2p_pairs;            /* cell pairs up to this many pairs go direct */
     cell *cells;
     int ncells, cap;
     int *perm;                   /* tree order -> input index */
@@ -206,7 +207,7 @@ static void interact(tree *T, int ia, int ib)
         size_t nr = (size_t)T->t.nred;
         dt_m2l_mutual(&T->t, R, T->Qr + (size_t)ia * nr, T->Qr + (size_t)ib * nr,
                       T->L + (size_t)ia * nt, T->L + (size_t)ib * nt, T->w1, T->w2);
-    } else if (!a->nchild && !b->nchild) {
+    } else if ((!a->nchild && !b->nchild) || (double)a->count * b->count <= T->p2p_pairs) {
         p2p(T, a, b);
         p2p(T, b, a);
     } else if (!b->nchild || (a->nchild && a->r >= b->r)) {
@@ -381,6 +382,7 @@ magdyn_status mdt_sum(int n, const magdyn_vec3 *pos, const magdyn_vec3 *moment, 
     memset(&T, 0, sizeof T);
     T.theta = theta;
     T.ncrit = ncrit;
+    T.p2p_pairs = (double)ncrit * ncrit;
     if ((s = load(&T, n, pos, moment, &scale)) != MAGDYN_OK) goto done;
     tmp = malloc(sizeof *tmp * 2 * (size_t)n);
     dtmp = dalloc((size_t)n);

@@ -49,7 +49,9 @@ MAGDYN_API double magdyn_moment_from_remanence(double br, double volume);
  * Arrays have n entries, inertial frame, SI units; force, torque or energy
  * may be NULL when not wanted.  The output arrays must not overlap the inputs.
  * Reentrant, allocation-free, O(n^2), vectorised (with GCC on x86-64 Linux
- * an AVX2+FMA copy of the kernel is picked at load time when available).
+ * an AVX-512 or AVX2+FMA copy of the kernel is picked at load time when
+ * available; they fuse multiply-adds, which changes the last bits).  For
+ * large n see magdyn_dipoles_interact_tree (magdyn/dipole_tree.h).
  * Returns MAGDYN_OK; MAGDYN_EINVAL for n < 0 or pos/moment NULL (with n > 0);
  * MAGDYN_ENONFINITE for NaN/Inf input; MAGDYN_EOVERLAP when two dipoles sit
  * at the same position.  On failure the outputs are untouched.
