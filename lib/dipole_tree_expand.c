@@ -70,8 +70,9 @@ static int list_pairs(const dt_tables *t, int kmin, int mmin, int kind, dt_op *o
     return n;
 }
 
-/* the reduced indices, the M2L index lists, the fold list; the arrays
- * are allocated by the caller when count is 0, else counted into *count */
+/* with count 0, fills the reduced indices, the M2L index lists and the
+ * fold list (allocated by the caller); else returns the length of the
+ * M2L index list */
 static int fill_reduced(dt_tables *t, int count)
 {
     int i, r, n, d, e = 0, f = 0;
