@@ -117,12 +117,16 @@ int main(int argc, char **argv)
                 emax = fmax(emax, e);
             }
             printf(" | %11s %9.4g %9.2e %9.2e", "", ttree, sqrt(num / den), emax / sqrt(den / n));
-            /* the crossover, interpolated in log N where direct/tree passes 1 */
+            /* the crossover: the last N where direct/tree passes 1 upwards,
+             * interpolated in log N (below one leaf, 128 dipoles, both
+             * sum the same pairs directly and the ratio is noise) */
             ratio = tdir / ttree;
-            if (cross[j] == 0 && ratio >= 1 && prev_n) {
+            if (ratio < 1 || n <= 128) {
+                cross[j] = 0;
+            } else if (cross[j] == 0 && prev_n && prev_ratio[j] < 1) {
                 double a = log(prev_ratio[j]), b = log(ratio);
                 cross[j] = prev_n * pow((double)n / prev_n, (0 - a) / (b - a));
-            } else if (cross[j] == 0 && ratio >= 1) {
+            } else if (cross[j] == 0) {
                 cross[j] = n;
             }
             prev_ratio[j] = ratio;
