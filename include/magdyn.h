@@ -9,6 +9,7 @@
 #include <magdyn/vec.h>
 #include <magdyn/ode.h>
 #include <magdyn/dipole.h>
+#include <magdyn/dipole_tree.h>
 #include <magdyn/sat.h>
 #include <magdyn/contact.h>
 #include <magdyn/toi.h>

@@ -31,14 +31,19 @@ typedef struct {
  * itself (the target, or zero padding) contributes nothing.
  */
 /*
- * On x86-64 Linux with GCC the kernel is also compiled for AVX2 + FMA
- * (x86-64-v3) and the loader picks the clone the CPU supports (ifunc), so
- * the library stays baseline x86-64 while using the wider units.  (clang 14
- * exports the clone's resolver symbol, so clang builds go without.)
+ * On x86-64 Linux with GCC the kernel is also compiled for AVX-512
+ * (x86-64-v4) and AVX2 + FMA (x86-64-v3), and the loader picks the widest
+ * clone the CPU supports (ifunc), so the library stays baseline x86-64
+ * while using the wider units.  Multiply-adds are not fused (-std=c11
+ * keeps GCC from contracting them): with the lanes' partial sums the same
+ * in every clone, the results are the same bits on every CPU, which the
+ * world's trajectories (chaotic near contact) inherit.  Fusing them would
+ * be about twice as fast.  (clang 14 exports the clone's
+ * resolver symbol, so clang builds go without.)
  */
 #if defined(__x86_64__) && defined(__linux__) && defined(__has_attribute) && !defined(__clang__)
 #  if __has_attribute(target_clones)
-#    define KERNEL_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#    define KERNEL_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #  endif
 #endif
 #ifndef KERNEL_CLONES

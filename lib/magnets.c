@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <magdyn/dipole.h>
+#include <magdyn/dipole_tree.h>
 #include "cuboid_check.h"
 #include "cuboid_energy.h"
 #include <magdyn/sat.h>
@@ -22,6 +23,13 @@
 /* deepest interpenetration, as a fraction of the smallest half extent of
  * the pair, still evaluated at the touching configuration */
 #define NUDGE_DEPTH 0.5
+
+/* From this many non-passive dipoles on, their pairs go through the fast
+ * multipole method at TREE_TOL (the world's default model_tol), where it
+ * is faster than the direct sum: bench/dipole_tree puts the crossover at
+ * about 2e4 dipoles for uniform random sets. */
+#define TREE_MIN_DIPOLES 20000
+#define TREE_TOL 1e-5
 
 /* ---- validation ------------------------------------------------------------ */
 
@@ -144,7 +152,10 @@ static magdyn_status dipole_forces(int n, const magdyn_cuboid *c, const unsigned
             idx[na++] = i;
         }
     }
-    if ((s = magdyn_dipoles_interact(na, pos, m, Fa, Ta, NULL)) != MAGDYN_OK) return s;
+    s = na >= TREE_MIN_DIPOLES
+            ? magdyn_dipoles_interact_tree(na, pos, m, TREE_TOL, NULL, Fa, Ta, NULL)
+            : magdyn_dipoles_interact(na, pos, m, Fa, Ta, NULL);
+    if (s != MAGDYN_OK) return s;
     memset(F, 0, 2 * (size_t)n * sizeof *F);
     for (k = 0; k < na; k++) {
         F[idx[k]] = Fa[k];

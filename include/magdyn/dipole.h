@@ -49,7 +49,10 @@ MAGDYN_API double magdyn_moment_from_remanence(double br, double volume);
  * Arrays have n entries, inertial frame, SI units; force, torque or energy
  * may be NULL when not wanted.  The output arrays must not overlap the inputs.
  * Reentrant, allocation-free, O(n^2), vectorised (with GCC on x86-64 Linux
- * an AVX2+FMA copy of the kernel is picked at load time when available).
+ * an AVX-512 or AVX2 copy of the kernel is picked at load time when
+ * available; every copy rounds as the baseline does, so the results are
+ * the same bits on every x86-64 CPU).  For
+ * large n see magdyn_dipoles_interact_tree (magdyn/dipole_tree.h).
  * Returns MAGDYN_OK; MAGDYN_EINVAL for n < 0 or pos/moment NULL (with n > 0);
  * MAGDYN_ENONFINITE for NaN/Inf input; MAGDYN_EOVERLAP when two dipoles sit
  * at the same position.  On failure the outputs are untouched.
@@ -211,10 +214,12 @@ typedef enum {
  * are not needed).  Skipped pairs are not checked for overlap.
  *
  * MAGDYN_MODEL_DIPOLE: point dipoles at the centres: the pairs of
- * non-passive magnets through magdyn_dipoles_interact, each non-passive
- * magnet with each passive one through magdyn_dipole_force_torque (the
- * reaction by Newton's third law and the balance of angular momentum);
- * both agree to rounding.  Magnets of zero moment take no part.  rel_tol
+ * non-passive magnets through magdyn_dipoles_interact (from 20000
+ * non-passive magnets with moments on, through the fast multipole method
+ * magdyn_dipoles_interact_tree at tol 1e-5, of magdyn/dipole_tree.h), each
+ * non-passive magnet with each passive one through
+ * magdyn_dipole_force_torque (the reaction by Newton's third law and the
+ * balance of angular momentum); the direct ways agree to rounding.  Magnets of zero moment take no part.  rel_tol
  * is not used.  Box overlap is not checked; coincident centres of two
  * magnets with moments are MAGDYN_EOVERLAP.
  *

@@ -1,0 +1,289 @@
+/*
+ * dipole_tree_expand.c - Cartesian Taylor expansions of the dipole
+ * potential (lib/dipole_tree.h gives the conventions): the derivative
+ * tensor of 1/|R|, the translation operators as lists of multiply-adds
+ * built once per call for the order p, and the particle ends (P2M, L2P).
+ *
+ * Why operator lists: with total-degree truncation each operator is a
+ * sum over pairs of multi-indices (n, k) with |n| + |k| <= p; listing the
+ * pairs once turns every translation into one flat loop.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include "dipole_tree.h"
+
+static void fill_index(dt_tables *t)
+{
+    int a, b, c, d, i;
+    for (d = 0; d <= t->p; d++)
+        for (a = d; a >= 0; a--)
+            for (c = 0; c <= d - a; c++) {
+                b = d - a - c;
+                i = dt_index(a, b, c);
+                t->deg[i] = d;
+                t->comp[i][0] = a; t->comp[i][1] = b; t->comp[i][2] = c;
+            }
+    for (i = 0; i < t->nterms; i++) {
+        int k[3] = {t->comp[i][0], t->comp[i][1], t->comp[i][2]}, e;
+        double f = 1;
+        for (e = 0; e < 3; e++) {
+            int v;
+            for (v = 2; v <= k[e]; v++) f *= v;
+        }
+        t->fact[i] = f;
+        for (e = 0; e < 3; e++) {
+            int u[3] = {k[0], k[1], k[2]};
+            u[e]++;
+            t->up[i][e] = t->deg[i] < t->p ? dt_index(u[0], u[1], u[2]) : -1;
+            u[e] -= 2;
+            t->down[i][e] = k[e] > 0 ? dt_index(u[0], u[1], u[2]) : -1;
+        }
+    }
+}
+
+/* index of k + m, both within degree p in sum */
+static int sum_index(const dt_tables *t, int k, int m)
+{
+    return dt_index(t->comp[k][0] + t->comp[m][0], t->comp[k][1] + t->comp[m][1],
+                    t->comp[k][2] + t->comp[m][2]);
+}
+
+/* the pairs (k, m) with |k| >= kmin, |m| >= mmin, |k| + |m| <= p;
+ * count only when ops is NULL */
+static int list_pairs(const dt_tables *t, int kmin, int mmin, int kind, dt_op *ops)
+{
+    int k, m, n = 0;
+    for (k = 0; k < t->nterms; k++) {
+        if (t->deg[k] < kmin) continue;
+        for (m = 0; m < t->nterms && t->deg[k] + t->deg[m] <= t->p; m++) {
+            if (t->deg[m] < mmin) continue;
+            if (ops) {
+                int km = sum_index(t, k, m);
+                /* kind 0 (M2M): Qp[k+m] += Qc[k] w[m];
+                 * kind 2 (L2L): Lc[k] += Lp[k+m] w[m] */
+                if (kind == 0) { ops[n].o = km; ops[n].a = k; ops[n].b = m; }
+                else { ops[n].o = k; ops[n].a = km; ops[n].b = m; }
+            }
+            n++;
+        }
+    }
+    return n;
+}
+
+/* with count 0, fills the reduced indices, the M2L index lists and the
+ * fold list (allocated by the caller); else returns the length of the
+ * M2L index list */
+static int fill_reduced(dt_tables *t, int count)
+{
+    int i, r, n, d, e = 0, f = 0;
+    if (count) {
+        int nm = 0;
+        for (n = 1; n < t->nterms; n++)
+            for (i = 1; i < t->nterms; i++)
+                nm += t->comp[n][2] <= 1 && t->comp[i][2] <= 1 && t->deg[n] + t->deg[i] <= t->p;
+        return nm;
+    }
+    for (i = 1, r = 0; i < t->nterms; i++)
+        if (t->comp[i][2] <= 1) t->red[r++] = i;
+    t->nred = r;
+    for (d = 0, r = 0; d <= t->p; d++) {
+        while (r < t->nred && t->deg[t->red[r]] <= d) r++;
+        t->red_end[d] = r;
+    }
+    for (n = 0; n < t->nred && t->deg[t->red[n]] < t->p; n++) {
+        t->m2l_start[n] = e;
+        for (r = 0; r < t->red_end[t->p - t->deg[t->red[n]]]; r++)
+            t->m2l_idx[e++] = sum_index(t, t->red[n], t->red[r]);
+    }
+    for (d = t->p; d >= 2; d--)
+        for (i = 0; i < t->nterms; i++) {
+            int a = t->comp[i][0], b = t->comp[i][1];
+            if (t->comp[i][2] != d) continue;
+            t->fold[f][0] = i;
+            t->fold[f][1] = dt_index(a + 2, b, d - 2);
+            t->fold[f][2] = dt_index(a, b + 2, d - 2);
+            f++;
+        }
+    t->nfold = f;
+    return 0;
+}
+
+magdyn_status dt_tables_init(dt_tables *t, int p)
+{
+    int n = dt_nterms(p);
+    t->p = p;
+    t->nterms = n;
+    t->deg = malloc(sizeof *t->deg * (size_t)n);
+    t->comp = malloc(sizeof *t->comp * (size_t)n);
+    t->up = malloc(sizeof *t->up * (size_t)n);
+    t->down = malloc(sizeof *t->down * (size_t)n);
+    t->fact = malloc(sizeof *t->fact * (size_t)n);
+    t->m2m = t->l2l = NULL;
+    t->m2l_start = t->m2l_idx = t->red = t->red_end = NULL;
+    t->fold = NULL;
+    if (!t->deg || !t->comp || !t->up || !t->down || !t->fact) goto fail;
+    fill_index(t);
+    t->n_m2m = list_pairs(t, 1, 0, 0, NULL);
+    t->n_l2l = list_pairs(t, 1, 0, 2, NULL);
+    t->m2m = malloc(sizeof *t->m2m * (size_t)t->n_m2m);
+    t->l2l = malloc(sizeof *t->l2l * (size_t)t->n_l2l);
+    t->m2l_start = malloc(sizeof *t->m2l_start * (size_t)n);
+    t->m2l_idx = malloc(sizeof *t->m2l_idx * (size_t)fill_reduced(t, 1));
+    t->red = malloc(sizeof *t->red * (size_t)n);
+    t->red_end = malloc(sizeof *t->red_end * (size_t)(p + 1));
+    t->fold = malloc(sizeof *t->fold * (size_t)n);
+    if (!t->m2m || !t->l2l || !t->m2l_start || !t->m2l_idx || !t->red || !t->red_end || !t->fold)
+        goto fail;
+    list_pairs(t, 1, 0, 0, t->m2m);
+    fill_reduced(t, 0);
+    list_pairs(t, 1, 0, 2, t->l2l);
+    return MAGDYN_OK;
+fail:
+    dt_tables_free(t);
+    return MAGDYN_ENOMEM;
+}
+
+void dt_tables_free(dt_tables *t)
+{
+    free(t->deg); free(t->comp); free(t->up); free(t->down); free(t->fact);
+    free(t->m2m); free(t->l2l); free(t->m2l_start); free(t->m2l_idx);
+    free(t->red); free(t->red_end); free(t->fold);
+    t->deg = NULL; t->comp = NULL; t->up = t->down = NULL; t->fact = NULL;
+    t->m2m = t->l2l = NULL;
+    t->m2l_start = t->m2l_idx = t->red = t->red_end = NULL;
+    t->fold = NULL;
+}
+
+void dt_powers(const dt_tables *t, const double e[3], int order, double *w)
+{
+    int i, n = dt_nterms(order);
+    w[0] = 1.0;
+    for (i = 1; i < n; i++) {
+        int a = t->comp[i][0] ? 0 : t->comp[i][1] ? 1 : 2;
+        w[i] = w[t->down[i][a]] * e[a] / t->comp[i][a];
+    }
+}
+
+/*
+ * T_k = D_k / k! obeys (Duan & Krasny 2001, for 1/|R| as a function of R)
+ *   |k| R^2 T_k = -(2|k| - 1) sum_i R_i T_(k-e_i) - (|k| - 1) sum_i T_(k-2e_i).
+ */
+void dt_derivs(const dt_tables *t, const double R[3], double *D, double *T)
+{
+    double r2 = R[0] * R[0] + R[1] * R[1] + R[2] * R[2], inv_r2 = 1.0 / r2;
+    int i, e;
+    T[0] = sqrt(inv_r2);
+    /* only k_z <= 2 is read (the reduced n + k); those need no others */
+    for (i = 1; i < t->nterms; i++) {
+        double d = t->deg[i], s1 = 0, s2 = 0;
+        if (t->comp[i][2] > 2) continue;
+        for (e = 0; e < 3; e++) {
+            int k1 = t->down[i][e];
+            if (k1 < 0) continue;
+            s1 += R[e] * T[k1];
+            if (t->down[k1][e] >= 0) s2 += T[t->down[k1][e]];
+        }
+        T[i] = -((2 * d - 1) * s1 + (d - 1) * s2) * inv_r2 / d;
+    }
+    for (i = 0; i < t->nterms; i++) D[i] = T[i] * t->fact[i];
+}
+
+/* D_k with k_z >= 2 is -D_(k - 2e_z + 2e_x) - D_(k - 2e_z + 2e_y), so a
+ * multipole term on k moves onto those two, from the highest k_z down */
+void dt_fold(const dt_tables *t, double *Q, double *Qr)
+{
+    int f, r;
+    for (f = 0; f < t->nfold; f++) {
+        double q = Q[t->fold[f][0]];
+        Q[t->fold[f][1]] -= q;
+        Q[t->fold[f][2]] -= q;
+        Q[t->fold[f][0]] = 0;
+    }
+    for (r = 0; r < t->nred; r++) Qr[r] = Q[t->red[r]];
+}
+
+void dt_complete(const dt_tables *t, double *L)
+{
+    int f;
+    for (f = t->nfold - 1; f >= 0; f--) L[t->fold[f][0]] = -L[t->fold[f][1]] - L[t->fold[f][2]];
+}
+
+void dt_p2m(const dt_tables *t, const double d[3], const double m[3], double *Q, double *w)
+{
+    double nd[3] = {-d[0], -d[1], -d[2]};
+    int i, n = dt_nterms(t->p - 1);
+    dt_powers(t, nd, t->p - 1, w);
+    /* Q_(k+e_i) -= m_i (-d)^k / k! */
+    for (i = 0; i < n; i++) {
+        Q[t->up[i][0]] -= m[0] * w[i];
+        Q[t->up[i][1]] -= m[1] * w[i];
+        Q[t->up[i][2]] -= m[2] * w[i];
+    }
+}
+
+void dt_m2m(const dt_tables *t, const double s[3], const double *Qc, double *Qp, double *w)
+{
+    double ns[3] = {-s[0], -s[1], -s[2]};
+    const dt_op *op = t->m2m;
+    int i;
+    dt_powers(t, ns, t->p, w);
+    for (i = 0; i < t->n_m2m; i++) Qp[op[i].o] += Qc[op[i].a] * w[op[i].b];
+}
+
+/*
+ * Both directions share the gathered D_(n+k): with D_k(-R) = (-1)^|k| D_k(R),
+ * L_B,n = (-1)^|n| sum_k ((-1)^|k| Q_A,k) D_(n+k)(R).  Four partial sums
+ * a direction hide the latency of the multiply-adds.
+ */
+void dt_m2l_mutual(const dt_tables *t, const double R[3], const double *QrA, const double *QrB,
+                   double *LA, double *LB, double *D, double *scratch)
+{
+    double *QAs = scratch;
+    int n, k;
+    dt_derivs(t, R, D, scratch);
+    for (k = 0; k < t->nred; k++) QAs[k] = (t->deg[t->red[k]] & 1) ? -QrA[k] : QrA[k];
+    for (n = 0; n < t->nred && t->deg[t->red[n]] < t->p; n++) {
+        const int *ix = t->m2l_idx + t->m2l_start[n];
+        int kn = t->red_end[t->p - t->deg[t->red[n]]], o = t->red[n];
+        double a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+        for (k = 0; k + 3 < kn; k += 4) {
+            double d0 = D[ix[k]], d1 = D[ix[k + 1]], d2 = D[ix[k + 2]], d3 = D[ix[k + 3]];
+            a0 += QrB[k] * d0; a1 += QrB[k + 1] * d1; a2 += QrB[k + 2] * d2; a3 += QrB[k + 3] * d3;
+            b0 += QAs[k] * d0; b1 += QAs[k + 1] * d1; b2 += QAs[k + 2] * d2; b3 += QAs[k + 3] * d3;
+        }
+        for (; k < kn; k++) {
+            a0 += QrB[k] * D[ix[k]];
+            b0 += QAs[k] * D[ix[k]];
+        }
+        LA[o] += (a0 + a1) + (a2 + a3);
+        LB[o] += (t->deg[o] & 1) ? -((b0 + b1) + (b2 + b3)) : (b0 + b1) + (b2 + b3);
+    }
+}
+
+void dt_l2l(const dt_tables *t, const double e[3], const double *Lp, double *Lc, double *w)
+{
+    const dt_op *op = t->l2l;
+    int i;
+    dt_powers(t, e, t->p, w);
+    for (i = 0; i < t->n_l2l; i++) Lc[op[i].o] += Lp[op[i].a] * w[op[i].b];
+}
+
+void dt_l2p(const dt_tables *t, const double e[3], const double *L, const double m[3],
+            double g[3], double hm[3], double *w)
+{
+    double h[3][3] = {{0}};
+    int i, a, b, n1 = dt_nterms(t->p - 1), n2 = dt_nterms(t->p - 2);
+    dt_powers(t, e, t->p - 1, w);
+    for (i = 0; i < n1; i++)
+        for (a = 0; a < 3; a++) g[a] += L[t->up[i][a]] * w[i];
+    for (i = 0; i < n2; i++)
+        for (a = 0; a < 3; a++) {
+            int ia = t->up[i][a];
+            for (b = a; b < 3; b++) h[a][b] += L[t->up[ia][b]] * w[i];
+        }
+    for (a = 0; a < 3; a++) {
+        double s = 0;
+        for (b = 0; b < 3; b++) s += (a <= b ? h[a][b] : h[b][a]) * m[b];
+        hm[a] += s;
+    }
+}
