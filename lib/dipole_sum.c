@@ -35,9 +35,12 @@ typedef struct {
  * On x86-64 Linux with GCC the kernel is also compiled for AVX2 + FMA
  * (x86-64-v3) and the loader picks the clone the CPU supports (ifunc), so
  * the library stays baseline x86-64 while using the wider units.  (clang 14
- * exports the clone's resolver symbol, so clang builds go without.)
+ * exports the clone's resolver symbol, so clang builds go without; so do
+ * ThreadSanitizer builds, whose instrumented resolver would run before the
+ * sanitizer's runtime is up.)
  */
-#if defined(__x86_64__) && defined(__linux__) && defined(__has_attribute) && !defined(__clang__)
+#if defined(__x86_64__) && defined(__linux__) && defined(__has_attribute) && !defined(__clang__) \
+    && !defined(__SANITIZE_THREAD__)
 #  if __has_attribute(target_clones)
 #    define KERNEL_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #  endif

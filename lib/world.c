@@ -159,6 +159,15 @@ static magdyn_status reserve(magdyn_world *w, int cap)
  * up to 1e150 (squares and sums of n terms stay below the overflow).
  */
 #define LOG_BIG (150.0 * 2.302585092994046)
+/* Lengths [m], speeds [m/s], angular speeds [rad/s] and masses [kg] up to
+ * 1e50 keep positions, energies (m v^2, I omega^2 <= 1e250) and the dipole
+ * sums (magdyn_dipoles_interact(3): spread <= 1e150 m) in range. */
+#define MAX_STATE 1e50
+
+static int within(magdyn_vec3 v)
+{
+    return fabs(v.x) <= MAX_STATE && fabs(v.y) <= MAX_STATE && fabs(v.z) <= MAX_STATE;
+}
 
 static double logpos(double x) { return x > 0.0 ? log(x) : -INFINITY; }
 
@@ -172,6 +181,9 @@ static magdyn_status magnet_range(const magdyn_world *w, const magdyn_body *b, m
     double lt = fmax(lf + log(magdyn_vec3_norm(b->half)), lb);     /* torque */
     double li = log(fmin(fmin(b->inertia.x, b->inertia.y), b->inertia.z));
     if (!magdyn_vec3_isfinite(moment)) return MAGDYN_ENONFINITE;
+    if (!within(b->position) || !within(b->half) || !(b->mass <= MAX_STATE)
+        || (!b->fixed && (!within(b->velocity) || !within(b->omega))))
+        return MAGDYN_ERANGE;
     if (isnan(lf) || lf > LOG_BIG || lt > LOG_BIG || lg > LOG_BIG) return MAGDYN_ERANGE;
     if (!b->fixed && (fmax(lf, lg) - log(b->mass) > LOG_BIG || lt - li > LOG_BIG))
         return MAGDYN_ERANGE;

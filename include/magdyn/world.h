@@ -113,8 +113,10 @@ typedef struct magdyn_world magdyn_world;
  *
  * magdyn_world_new: NULL when out of memory or a parameter is out of range.
  * magdyn_world_add: MAGDYN_EINVAL (NULL, mass or half extent not > 0),
- *   MAGDYN_ENONFINITE, MAGDYN_ERANGE (a subnormal mass, size or inertia,
- *   or a moment whose forces or accelerations could exceed 1e150: two such
+ *   MAGDYN_ENONFINITE, MAGDYN_ERANGE (a subnormal mass, size or inertia;
+ *   a coordinate, half extent, speed component, angular speed component
+ *   [SI] or mass beyond 1e50; or a moment whose forces or accelerations
+ *   could exceed 1e150: two such
  *   magnets touching, 3 mu0/(4 pi) |m|^2 / l^4 with l the smallest half
  *   extent, and |m| |B0| for the field), MAGDYN_ENORM (||q| - 1| > 1e-9),
  *   MAGDYN_EOVERLAP (interpenetrates a magnet already placed by more than
@@ -123,7 +125,8 @@ typedef struct magdyn_world magdyn_world;
  * magdyn_world_advance: to time t_end [s]; MAGDYN_EINVAL (NULL),
  *   MAGDYN_ENONFINITE (t_end), MAGDYN_ESTATE (t_end before now, or called
  *   from the world's own collision callback; nothing changes), the status
- *   of the check magdyn_world_add makes, else the status of a failing force
+ *   of the check magdyn_world_add makes (MAGDYN_ERANGE when a magnet has
+ *   flown beyond 1e50 m), else the status of a failing force
  *   evaluation, allocation, or MAGDYN_ENOCONV when the step size underflows;
  *   the failing step is undone, so the world stays valid at the time reached.
  * The collision callback may read its world (get, count, time, energy,
