@@ -387,6 +387,85 @@ static int p_sleep_update(const double *in, unsigned char *out)
     return s;
 }
 
+/* magdyn_toi: box a moving down onto box b at 0.5 m/s */
+static magdyn_status pose_falling(void *user, double t, magdyn_obb *a, magdyn_obb *b)
+{
+    (void)user;
+    a->center = magdyn_v3(0, 0, 0.02 - 0.5 * t);
+    a->orientation = magdyn_quat_identity();
+    a->half = magdyn_v3(0.005, 0.005, 0.005);
+    b->center = magdyn_v3(0, 0, 0);
+    b->orientation = magdyn_quat_identity();
+    b->half = magdyn_v3(0.005, 0.005, 0.005);
+    return MAGDYN_OK;
+}
+
+static int p_toi(const double *in, unsigned char *out)
+{
+    magdyn_toi_result *r = (magdyn_toi_result *)out;
+    int s = magdyn_toi(pose_falling, NULL, in[0], in[1], in[2], in[3], r);
+    if (s == MAGDYN_OK && (isnan(r->t) || (r->hit && !isfinite(r->t)))) return PROBE_NONFINITE;
+    return s;
+}
+
+/* The impulse solver on two bodies: a falling on b, with the contact of
+ * the valid pair; the bodies are in/out (copied into out first). */
+static int p_impulse_solve(const double *in, unsigned char *out)
+{
+    magdyn_body *bs = (magdyn_body *)out;
+    magdyn_contact *c = (magdyn_contact *)(bs + 2);
+    magdyn_impulse_params p = magdyn_impulse_params_default();
+    magdyn_body va, vb;
+    magdyn_obb oa, ob;
+    unsigned char before[2 * sizeof(magdyn_body)];
+    double d[2 * BODY_DOUBLES];
+    int s, k;
+    put_body(d, magdyn_v3(0, 0, 0.005), magdyn_v3(0, 0, -0.1));
+    put_body(d + BODY_DOUBLES, magdyn_v3(0, 0, 0), magdyn_v3(0, 0, 0));
+    va = body_at(d);
+    vb = body_at(d + BODY_DOUBLES);
+    oa = magdyn_body_obb(&va);
+    ob = magdyn_body_obb(&vb);
+    memset(c, 0, sizeof *c);
+    c->a = 0;
+    c->b = 1;
+    ck_assert_int_ge(magdyn_obb_manifold(&oa, &ob, 1e-6, &c->manifold), 1);
+    for (k = 0; k < c->manifold.count; k++) c->target[k] = in[44];
+    p.restitution = in[40];
+    p.friction = in[41];
+    p.bounce_speed = in[42];
+    p.tolerance = in[43];
+    bs[0] = body_at(in);
+    bs[1] = body_at(in + BODY_DOUBLES);
+    memcpy(before, bs, sizeof before);
+    s = magdyn_impulse_solve(bs, 2, c, 1, &p, NULL);
+    if (s != MAGDYN_OK) {
+        if (memcmp(before, bs, sizeof before) != 0) return PROBE_CHANGED;
+        memset(out, 0xA5, OUTSZ);   /* the bodies and contact were the caller's input */
+        return s;
+    }
+    if (!finite_doubles(&bs[0], BODY_DOUBLES) || !finite_doubles(&bs[1], BODY_DOUBLES))
+        return PROBE_NONFINITE;
+    for (k = 0; k < c->manifold.count; k++)
+        if (!magdyn_vec3_isfinite(c->impulse[k])) return PROBE_NONFINITE;
+    return s;
+}
+
+/* Contact times return a time, not a status: INFINITY (never) or NaN
+ * (bad input) are answers; a negative time or a NaN for good-looking
+ * finite discs is not.  Returns 0, or PROBE_NONFINITE. */
+static int p_disc_time(const double *in, unsigned char *out)
+{
+    magdyn_disc a = {{in[0], in[1]}, {in[2], in[3]}, in[4], in[5]};
+    magdyn_disc b = {{in[6], in[7]}, {in[8], in[9]}, in[10], in[11]};
+    double t = magdyn_disc_contact_time(&a, &b);
+    (void)out;
+    if (magdyn_disc_check(&a) == MAGDYN_OK && magdyn_disc_check(&b) == MAGDYN_OK
+        && magdyn_vec2_norm(magdyn_vec2_sub(a.r, b.r)) > a.radius + b.radius)
+        return t >= 0.0 ? MAGDYN_OK : PROBE_NONFINITE;   /* >= 0 or INFINITY, never NaN */
+    return isnan(t) || t >= 0.0 ? MAGDYN_EINVAL : PROBE_NONFINITE;
+}
+
 START_TEST(functions_without_objects)
 {
     double v[MAXIN];
@@ -449,6 +528,20 @@ START_TEST(functions_without_objects)
     v[23] = 0; v[24] = 0; v[25] = 1e-6; v[26] = 0; v[27] = 0; v[28] = 0; v[29] = 0.1; v[30] = 1e-3;
     v[31] = 1e-3;
     walk("magdyn_sleep_update", p_sleep_update, v, 32, 0, 0);
+    {
+        double d[4] = {0.0, 0.1, 1e-9, 1.0};
+        /* t1 = +Inf is refused too; closing_speed +Inf (input 3) bounds nothing */
+        walk("magdyn_toi", p_toi, d, 4, 0, 0);
+    }
+    put_body(v, magdyn_v3(0, 0, 0.005), magdyn_v3(0, 0, -0.1));
+    put_body(v + BODY_DOUBLES, magdyn_v3(0, 0, 0), magdyn_v3(0, 0, 0));
+    v[40] = 0.5; v[41] = 0.3; v[42] = 1e-3; v[43] = 1e-8; v[44] = 0.0;
+    walk("magdyn_impulse_solve", p_impulse_solve, v, 45, 0, 0);
+    {
+        double d[12] = {0.2, 0.2, 1, 0, 1, 0.05, 0.6, 0.2, -1, 0, 2, 0.05};
+        /* a NaN or infinite field gives NaN (kinetics.h): "refused" */
+        walk("magdyn_disc_contact_time", p_disc_time, d, 12, 0, 0);
+    }
     ck_assert_msg(walk_fails == 0, "%d bad cases (listed on stderr)", walk_fails);
 }
 END_TEST
@@ -784,6 +877,30 @@ START_TEST(gas_walk)
     ck_assert_int_eq(magdyn_gas_add_disc_species(g, &before.d[0], -1), MAGDYN_EINVAL);
     ck_assert_int_eq(magdyn_gas_advance(NULL, 1.0), MAGDYN_EINVAL);
     ck_assert_int_eq(magdyn_gas_observe(g, 5, NULL), MAGDYN_EINVAL);
+    {
+        magdyn_gas_observables ob, okeep;
+        long counts[4] = {-1, -1, -1, -1};
+        memset(&ob, 0x5A, sizeof ob);
+        okeep = ob;
+        ck_assert_int_eq(magdyn_gas_observe(g, -2, &ob), MAGDYN_EINVAL);
+        ck_assert(memcmp(&ob, &okeep, sizeof ob) == 0);
+        ck_assert_int_eq(magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &ob), MAGDYN_OK);
+        ck_assert(isfinite(ob.energy) && isfinite(ob.pressure) && isfinite(ob.kt_trans));
+        for (b = 0; b < (int)NBAD; b++) {
+            long r;
+            counts[0] = counts[3] = -1;
+            r = magdyn_gas_speed_histogram(g, MAGDYN_GAS_ALL_SPECIES, BAD[b], 4, counts);
+            if (isnan(BAD[b]) || BAD[b] <= 0.0) {
+                ck_assert_int_lt(r, 0);
+                ck_assert(counts[0] == -1 && counts[3] == -1);
+            }
+        }
+        counts[0] = counts[3] = -1;
+        ck_assert_int_lt(magdyn_gas_speed_histogram(g, MAGDYN_GAS_ALL_SPECIES, 1.0, 0, counts), 0);
+        ck_assert_int_lt(magdyn_gas_speed_histogram(g, -2, 1.0, 4, counts), 0);
+        ck_assert_int_lt(magdyn_gas_speed_histogram(g, 0, 1.0, 4, NULL), 0);
+        ck_assert(counts[0] == -1 && counts[3] == -1);
+    }
     /* interpenetrating: a disc on top of disc 0 */
     disc = before.d[0];
     ck_assert_int_eq(magdyn_gas_add_disc(g, &disc), MAGDYN_EOVERLAP);
