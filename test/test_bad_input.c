@@ -466,6 +466,17 @@ static int p_disc_time(const double *in, unsigned char *out)
     return isnan(t) || t >= 0.0 ? MAGDYN_EINVAL : PROBE_NONFINITE;
 }
 
+/* The field of a box returns no status: all NaN is its refusal
+ * (dipole.h), anything else must be finite. */
+static int p_cuboid_field(const double *in, unsigned char *out)
+{
+    magdyn_vec3 b = magdyn_cuboid_field(magdyn_v3(in[0], in[1], in[2]), magdyn_v3(in[3], in[4], in[5]),
+                                        magdyn_v3(in[6], in[7], in[8]));
+    (void)out;
+    if (isnan(b.x) && isnan(b.y) && isnan(b.z)) return MAGDYN_EINVAL;
+    return magdyn_vec3_isfinite(b) ? MAGDYN_OK : PROBE_NONFINITE;
+}
+
 START_TEST(functions_without_objects)
 {
     double v[MAXIN];
@@ -528,6 +539,12 @@ START_TEST(functions_without_objects)
     v[23] = 0; v[24] = 0; v[25] = 1e-6; v[26] = 0; v[27] = 0; v[28] = 0; v[29] = 0.1; v[30] = 1e-3;
     v[31] = 1e-3;
     walk("magdyn_sleep_update", p_sleep_update, v, 32, 0, 0);
+    {
+        double d[9] = {0.01, 0.005, 0.002, 0.3, -0.2, 1.1, 0.004, 0.001, 0.003};
+        walk("magdyn_cuboid_field (inside)", p_cuboid_field, d, 9, 0, 0);
+        d[6] = 0.3;
+        walk("magdyn_cuboid_field (outside)", p_cuboid_field, d, 9, 0, 0);
+    }
     {
         double d[4] = {0.0, 0.1, 1e-9, 1.0};
         /* t1 = +Inf is refused too; closing_speed +Inf (input 3) bounds nothing */
@@ -1064,6 +1081,27 @@ START_TEST(extreme_but_finite)
         b.center.z = 0.02;
         ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &b, 1e-4, &F, &T), MAGDYN_ERANGE);
         ck_assert(F.x == 7 && T.z == 7);
+    }
+    {
+        /* the field of a box: B depends on shape and r/size only, so a box
+         * of 1e-200 or 1e200 m gives the field of one of 1 m to rounding (the
+         * squares of such sizes leave the range); 1e80 sizes away the field is the
+         * dipole's, J V / (4 pi r^3) (3 (j.u) u - j), not NaN */
+        magdyn_vec3 J = {0.3, -0.2, 1.1}, b1, bs, bl, bf;
+        double d = 1e80, k;
+        b1 = magdyn_cuboid_field(magdyn_v3(1, 1, 1), J, magdyn_v3(0, 0, 2));
+        bs = magdyn_cuboid_field(magdyn_v3(1e-200, 1e-200, 1e-200), J, magdyn_v3(0, 0, 2e-200));
+        bl = magdyn_cuboid_field(magdyn_v3(1e200, 1e200, 1e200), J, magdyn_v3(0, 0, 2e200));
+        ck_assert_double_le(magdyn_vec3_dist(b1, bs), 1e-13 * magdyn_vec3_norm(b1));
+        ck_assert_double_le(magdyn_vec3_dist(b1, bl), 1e-13 * magdyn_vec3_norm(b1));
+        bf = magdyn_cuboid_field(magdyn_v3(1, 1, 1), J, magdyn_v3(0, 0, d));
+        k = 8.0 / (4.0 * MAGDYN_PI) / (d * d * d);   /* V / (4 pi r^3), u = z */
+        ck_assert_double_eq_tol(bf.z, k * 2.0 * J.z, 1e-12 * k);
+        ck_assert_double_eq_tol(bf.x, -k * J.x, 1e-12 * k);
+        bf = magdyn_cuboid_field(magdyn_v3(1, 1, 1), J, magdyn_v3(1e300, 0, 0));
+        ck_assert(bf.x == 0.0 && bf.y == 0.0 && bf.z == 0.0);   /* 1e-900 T: underflow */
+        bf = magdyn_cuboid_field(magdyn_v3(1, 1, 1), magdyn_v3(0, 0, 1e301), magdyn_v3(0, 0, 2));
+        ck_assert(isnan(bf.x) && isnan(bf.y) && isnan(bf.z));   /* refused */
     }
     {
         magdyn_world_params wp = magdyn_world_params_default();

@@ -78,8 +78,13 @@ MAGDYN_API magdyn_status magdyn_dipoles_interact(int n, const magdyn_vec3 *pos,
  * (a finite convention, never NaN or Inf).  Beyond 150 half-diagonals the
  * dipole expansion with the box's shape correction (relative error
  * O((size/r)^4), below 1e-9 there) replaces the closed form, whose corner
- * terms cancel there.  Non-positive or non-finite half, or non-finite
- * polarization or r, give NaN components.  Reentrant; about 0.2-0.4 us.
+ * terms cancel there; beyond 1e50 half extents (where the series' powers
+ * of r would overflow) the point dipole's field, formed from ratios, which
+ * underflows gracefully.  Any size is scaled exactly.  Non-positive or
+ * non-finite half, non-finite polarization or r, a polarization component
+ * beyond 1e300 T, or half extents differing by more than a factor 1e80
+ * give NaN components; other finite input gives a finite B.  Reentrant;
+ * about 0.2-0.4 us.
  */
 MAGDYN_API magdyn_vec3 magdyn_cuboid_field(magdyn_vec3 half, magdyn_vec3 polarization,
                                            magdyn_vec3 r);
