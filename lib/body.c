@@ -1,6 +1,12 @@
 /* body.c - mass properties and state of a rigid box (layer 2). */
+#include <float.h>
 #include <math.h>
 #include <magdyn/body.h>
+
+/* Subnormal masses, sizes or inertias lose their precision, and their
+ * reciprocals (the impulse response) overflow: such a body is refused
+ * with MAGDYN_ERANGE, which a normal double (>= DBL_MIN) avoids. */
+static int normal3(magdyn_vec3 v) { return v.x >= DBL_MIN && v.y >= DBL_MIN && v.z >= DBL_MIN; }
 
 static magdyn_status check_fields(magdyn_vec3 half, double mass, magdyn_vec3 position,
                                   magdyn_quat q)
@@ -10,6 +16,7 @@ static magdyn_status check_fields(magdyn_vec3 half, double mass, magdyn_vec3 pos
         return MAGDYN_ENONFINITE;
     if (!(mass > 0.0) || !(half.x > 0.0) || !(half.y > 0.0) || !(half.z > 0.0))
         return MAGDYN_EINVAL;
+    if (!(mass >= DBL_MIN) || !normal3(half)) return MAGDYN_ERANGE;
     if (!magdyn_quat_isunit(q, 1e-9)) return MAGDYN_ENORM;
     return MAGDYN_OK;
 }
@@ -24,6 +31,11 @@ magdyn_status magdyn_body_init(magdyn_body *out, magdyn_vec3 half, double mass,
     s = check_fields(half, mass, position, orientation);
     if (s != MAGDYN_OK) return s;
     it = magdyn_mat3_box_inertia(mass, half);
+    /* finite, normal mass and sizes can still give an inertia that
+     * overflows or underflows */
+    if (!isfinite(it.m[0][0]) || !isfinite(it.m[1][1]) || !isfinite(it.m[2][2])
+        || !normal3(magdyn_v3(it.m[0][0], it.m[1][1], it.m[2][2])))
+        return MAGDYN_ERANGE;
     b.half = half;
     b.mass = mass;
     b.inertia = magdyn_v3(it.m[0][0], it.m[1][1], it.m[2][2]);
@@ -47,6 +59,7 @@ magdyn_status magdyn_body_check(const magdyn_body *b)
         return MAGDYN_ENONFINITE;
     if (!(b->inertia.x > 0.0) || !(b->inertia.y > 0.0) || !(b->inertia.z > 0.0))
         return MAGDYN_EINVAL;
+    if (!normal3(b->inertia)) return MAGDYN_ERANGE;
     return MAGDYN_OK;
 }
 

@@ -6,6 +6,7 @@
  * the pairs whose intervals meet.  O(n log n + pairs) for spread-out boxes,
  * so the stepper does not run the narrow phase on every pair.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <math.h>
 #include <magdyn/sat.h>
@@ -32,12 +33,35 @@ static int bp_cmp_pair(const void *p, const void *q)
     return (a[1] > b[1]) - (a[1] < b[1]);
 }
 
+/*
+ * Sweep the sorted boxes: store up to max_pairs pairs (as indices i < j),
+ * count them all, and stop once more than limit are found.
+ */
+static long long sweep(const bp_box *s, int n, int *pairs, int max_pairs, long long limit)
+{
+    long long found = 0;
+    int i, j;
+    for (i = 0; i < n; i++) {
+        for (j = i + 1; j < n && s[j].lo[0] <= s[i].hi[0]; j++) {
+            if (s[j].lo[1] > s[i].hi[1] || s[i].lo[1] > s[j].hi[1]) continue;
+            if (s[j].lo[2] > s[i].hi[2] || s[i].lo[2] > s[j].hi[2]) continue;
+            if (found < max_pairs) {
+                int p = s[i].index, q = s[j].index;
+                pairs[2 * found] = p < q ? p : q;
+                pairs[2 * found + 1] = p < q ? q : p;
+            }
+            if (++found > limit) return found;
+        }
+    }
+    return found;
+}
+
 magdyn_status magdyn_broadphase_pairs(int n, const magdyn_obb *boxes, double margin,
                                       int *pairs, int max_pairs, int *npairs)
 {
     bp_box *s;
-    long long found = 0;
-    int i, j, k, stored = 0;
+    long long found;
+    int i, k, stored;
     double pad;
     magdyn_status st;
 
@@ -88,21 +112,16 @@ magdyn_status magdyn_broadphase_pairs(int n, const magdyn_obb *boxes, double mar
     }
     qsort(s, (size_t)n, sizeof *s, bp_cmp_lo);
 
-    for (i = 0; i < n; i++) {
-        for (j = i + 1; j < n && s[j].lo[0] <= s[i].hi[0]; j++) {
-            if (s[j].lo[1] > s[i].hi[1] || s[i].lo[1] > s[j].hi[1]) continue;
-            if (s[j].lo[2] > s[i].hi[2] || s[i].lo[2] > s[j].hi[2]) continue;
-            if (stored < max_pairs) {
-                int p = s[i].index, q = s[j].index;
-                pairs[2 * stored] = p < q ? p : q;
-                pairs[2 * stored + 1] = p < q ? q : p;
-                stored++;
-            }
-            found++;
-        }
+    /* more pairs than an int counts are possible from 65537 boxes on: then
+     * they are counted first, so that pairs stays untouched when refused */
+    if (n > 65536 && sweep(s, n, NULL, 0, INT_MAX) > INT_MAX) {
+        free(s);
+        return MAGDYN_ERANGE;
     }
+    found = sweep(s, n, pairs, max_pairs, INT_MAX);
     free(s);
+    stored = found < max_pairs ? (int)found : max_pairs;
     if (found == stored && stored > 1) qsort(pairs, (size_t)stored, 2 * sizeof *pairs, bp_cmp_pair);
-    *npairs = found > 0x7fffffff ? 0x7fffffff : (int)found;
+    *npairs = (int)found;
     return MAGDYN_OK;
 }

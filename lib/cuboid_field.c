@@ -216,13 +216,50 @@ static magdyn_vec3 field_close(double h[3], magdyn_vec3 polarization, magdyn_vec
     return magdyn_ci_odd_extrapolate(b1, b2, a / a1);
 }
 
+/*
+ * Beyond DIPOLE_RATIO half extents the box's field is its dipole's to
+ * relative 1e-100: (V / 4 pi |r|^3) (3 (J.u) u - J), u = r/|r|, formed
+ * from ratios, so that it underflows gracefully where the multipole
+ * series' powers of r would overflow (from ~1e80 half diagonals on).
+ */
+#define DIPOLE_RATIO 1e50
+#define MAX_ASPECT 1e80
+#define MAX_POLARIZATION 1e300
+
+static magdyn_vec3 field_dipole(magdyn_vec3 half, magdyn_vec3 j, magdyn_vec3 r, double rmax)
+{
+    magdyn_vec3 u = magdyn_vec3_scale(r, 1.0 / rmax);   /* components <= 1 */
+    double n = magdyn_vec3_norm(u), k;
+    u = magdyn_vec3_scale(u, 1.0 / n);
+    /* V / (4 pi |r|^3) = 2 / pi (hx/|r|) (hy/|r|) (hz/|r|) */
+    k = (2.0 / MAGDYN_PI) * (half.x / rmax / n) * (half.y / rmax / n) * (half.z / rmax / n);
+    return magdyn_vec3_scale(magdyn_vec3_sub(magdyn_vec3_scale(u, 3.0 * magdyn_vec3_dot(j, u)), j), k);
+}
+
+static double max3(magdyn_vec3 v) { return fmax(fmax(fabs(v.x), fabs(v.y)), fabs(v.z)); }
+
 magdyn_vec3 magdyn_cuboid_field(magdyn_vec3 half, magdyn_vec3 polarization, magdyn_vec3 r)
 {
-    double d2, scale, h[3];
+    double d2, scale, h[3], hmax, rmax;
     int e;
     if (!magdyn_vec3_isfinite(half) || !(half.x > 0.0 && half.y > 0.0 && half.z > 0.0)
         || !magdyn_vec3_isfinite(polarization) || !magdyn_vec3_isfinite(r))
         return magdyn_v3(NAN, NAN, NAN);
+    /* the range the closed form and the series carry: no box more than
+     * 1e80 times longer than thick, no polarization beyond 1e300 T */
+    hmax = max3(half);
+    if (!(fmin(fmin(half.x, half.y), half.z) * MAX_ASPECT >= hmax)
+        || !(max3(polarization) <= MAX_POLARIZATION))
+        return magdyn_v3(NAN, NAN, NAN);
+    rmax = max3(r);
+    if (rmax > DIPOLE_RATIO * hmax) return field_dipole(half, polarization, r, rmax);
+    /* boxes so large or small that |half|^2 leaves the range: first an
+     * exact power-of-two scaling by the largest half extent */
+    if (!(hmax > 1e-150 && hmax < 1e150)) {
+        frexp(hmax, &e);
+        half = magdyn_v3(ldexp(half.x, -e), ldexp(half.y, -e), ldexp(half.z, -e));
+        r = magdyn_v3(ldexp(r.x, -e), ldexp(r.y, -e), ldexp(r.z, -e));
+    }
     /* exact rescaling by a power of two: B depends on shape only */
     d2 = magdyn_vec3_norm2(half);
     frexp(sqrt(d2), &e);

@@ -379,7 +379,7 @@ static magdyn_status check_input(const magdyn_cuboid *src, const magdyn_cuboid *
     if ((s = mdc_cuboid_check(src)) != MAGDYN_OK || (s = mdc_cuboid_check(dst)) != MAGDYN_OK) return s;
     if (isnan(rel_tol)) return MAGDYN_ENONFINITE;
     if (!(rel_tol >= MIN_REL_TOL && rel_tol <= 0.1)) return MAGDYN_EINVAL;
-    return MAGDYN_OK;
+    return mdc_pair_range(src, dst);
 }
 
 /* both_sides for the thin-box extrapolation, whose halved tolerance may

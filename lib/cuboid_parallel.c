@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <magdyn/dipole.h>
 #include "cuboid_thin.h"
+#include "cuboid_check.h"
 
 /* ln(r - a) and ln(r + a) without cancellation, p2 = r^2 - a^2.  Where the
  * argument vanishes (on an edge line) every coefficient the logarithm is
@@ -186,6 +187,9 @@ magdyn_status magdyn_cuboid_force_parallel(const magdyn_cuboid *src, const magdy
     magdyn_vec3 f, t;
     magdyn_status s;
     if (!src || !dst) return MAGDYN_EINVAL;
+    if ((s = check_box(src)) != MAGDYN_OK || (s = check_box(dst)) != MAGDYN_OK
+        || (s = mdc_pair_range(src, dst)) != MAGDYN_OK)
+        return s;
     if ((s = magdyn_ci_thin(parallel_tol, src, dst, 0.0, &f, &t)) != MAGDYN_OK) return s;
     if (force) *force = f;
     if (torque) *torque = t;

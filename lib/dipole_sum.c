@@ -28,7 +28,8 @@ typedef struct {
 /*
  * Accumulate, over the nb sources of blk (nb a multiple of LANES), the force
  * on the dipole (m at p) and the field B of the sources at p.  A source at p
- * itself (the target, or zero padding) contributes nothing.
+ * itself (the target, or padding there) contributes nothing; padding has
+ * zero moment and contributes nothing anywhere.
  */
 /*
  * On x86-64 Linux with GCC the kernel is also compiled for AVX-512
@@ -38,10 +39,12 @@ typedef struct {
  * keeps GCC from contracting them): with the lanes' partial sums the same
  * in every clone, the results are the same bits on every CPU, which the
  * world's trajectories (chaotic near contact) inherit.  Fusing them would
- * be about twice as fast.  (clang 14 exports the clone's
- * resolver symbol, so clang builds go without.)
+ * be about twice as fast.  (clang 14 exports the clone's resolver symbol,
+ * so clang builds go without; so do ThreadSanitizer builds, whose
+ * instrumented resolver would run before the sanitizer's runtime is up.)
  */
-#if defined(__x86_64__) && defined(__linux__) && defined(__has_attribute) && !defined(__clang__)
+#if defined(__x86_64__) && defined(__linux__) && defined(__has_attribute) && !defined(__clang__) \
+    && !defined(__SANITIZE_THREAD__)
 #  if __has_attribute(target_clones)
 #    define KERNEL_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #  endif
@@ -62,7 +65,8 @@ KERNEL_CLONES static void pair_kernel(const src_block *blk, int nb, magdyn_vec3 
             double sx = blk->mx[j + l], sy = blk->my[j + l], sz = blk->mz[j + l];
             double r2 = rx * rx + ry * ry + rz * rz;
             /* r2 == 0 only for the target itself (coincidences are rejected
-             * up front) or the padding: then inv_r = 0, without a branch */
+             * up front) or padding at its position: then inv_r = 0, without
+             * a branch */
             double nz = (double)(r2 > 0.0);
             double inv_r = nz / sqrt(r2 + (1.0 - nz));
             double inv_r2 = inv_r * inv_r;
@@ -87,7 +91,7 @@ KERNEL_CLONES static void pair_kernel(const src_block *blk, int nb, magdyn_vec3 
     }
 }
 
-/* Copy sources [j0, j0 + nb) into blk, zero-padded to a multiple of LANES. */
+/* Copy sources [j0, j0 + nb) into blk, padded to a multiple of LANES. */
 static int load_block(src_block *blk, const magdyn_vec3 *pos, const magdyn_vec3 *moment,
                       int j0, int nb)
 {
@@ -96,27 +100,58 @@ static int load_block(src_block *blk, const magdyn_vec3 *pos, const magdyn_vec3 
         blk->x[j] = pos[j0 + j].x; blk->y[j] = pos[j0 + j].y; blk->z[j] = pos[j0 + j].z;
         blk->mx[j] = moment[j0 + j].x; blk->my[j] = moment[j0 + j].y; blk->mz[j] = moment[j0 + j].z;
     }
+    /* padding: zero moments at the last source's position, so that its
+     * distances are those of a real pair (one at the origin could sit
+     * closer to a target than any source and overflow the kernel) */
     for (; j < padded; j++) {
-        blk->x[j] = blk->y[j] = blk->z[j] = 0.0;
+        blk->x[j] = blk->x[nb - 1]; blk->y[j] = blk->y[nb - 1]; blk->z[j] = blk->z[nb - 1];
         blk->mx[j] = blk->my[j] = blk->mz[j] = 0.0;
     }
     return padded;
 }
 
+/*
+ * The range in which the pair kernel's every intermediate stays finite.
+ * For one pair at distance r with moments of norm at most M the kernel
+ * forms r^2, 3K/r^5, products up to M^2 r^2 and a force up to 24 K M^2/r^4
+ * (K = mu0/4 pi); n such terms are summed.  Dipoles closer than
+ * MIN_DIST (where 3K/r^5 overflows, or r^2 underflows to 0 and the kernel
+ * would take the pair for the target itself) count as coincident; the
+ * other bounds keep every product below BIG.
+ */
+#define MIN_DIST 1e-60
+#define MAX_SPAN 1e150
+#define BIG 1e300
+
 static magdyn_status check_input(int n, const magdyn_vec3 *pos, const magdyn_vec3 *moment)
 {
+    double r2min = INFINITY, mmax = 0.0, lo[3], hi[3], span;
     int i, j;
     if (n < 0 || (n > 0 && (!pos || !moment))) return MAGDYN_EINVAL;
     for (i = 0; i < n; i++)
         if (!magdyn_vec3_isfinite(pos[i]) || !magdyn_vec3_isfinite(moment[i]))
             return MAGDYN_ENONFINITE;
-    /* exact coincidences: the pair kernel would silently skip them */
+    if (n < 2) return MAGDYN_OK;
+    lo[0] = hi[0] = pos[0].x; lo[1] = hi[1] = pos[0].y; lo[2] = hi[2] = pos[0].z;
     for (i = 0; i < n; i++) {
-        int same = 0;
-        for (j = i + 1; j < n; j++)
-            same |= (pos[i].x == pos[j].x) & (pos[i].y == pos[j].y) & (pos[i].z == pos[j].z);
-        if (same) return MAGDYN_EOVERLAP;
+        double m = magdyn_vec3_norm(moment[i]);
+        mmax = m > mmax ? m : mmax;
+        lo[0] = fmin(lo[0], pos[i].x); hi[0] = fmax(hi[0], pos[i].x);
+        lo[1] = fmin(lo[1], pos[i].y); hi[1] = fmax(hi[1], pos[i].y);
+        lo[2] = fmin(lo[2], pos[i].z); hi[2] = fmax(hi[2], pos[i].z);
     }
+    /* coincidences, or pairs too close for the kernel to tell apart */
+    for (i = 0; i < n; i++)
+        for (j = i + 1; j < n; j++) {
+            double rx = pos[i].x - pos[j].x, ry = pos[i].y - pos[j].y, rz = pos[i].z - pos[j].z;
+            double r2 = rx * rx + ry * ry + rz * rz;
+            r2min = r2 < r2min ? r2 : r2min;
+        }
+    if (!(r2min >= MIN_DIST * MIN_DIST)) return MAGDYN_EOVERLAP;
+    /* every distance is at most the diagonal of the positions' bounding box */
+    span = (hi[0] - lo[0]) + (hi[1] - lo[1]) + (hi[2] - lo[2]);
+    if (!(span <= MAX_SPAN) || !(mmax * span <= sqrt(BIG))) return MAGDYN_ERANGE;
+    if (!(mmax / r2min <= sqrt(BIG / (24.0 * K_MU0_4PI * n)))) return MAGDYN_ERANGE;
     return MAGDYN_OK;
 }
 

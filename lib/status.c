@@ -12,7 +12,7 @@ const char *magdyn_strerror(magdyn_status s)
     case MAGDYN_EOVERLAP:   return "bodies interpenetrate";
     case MAGDYN_ENORM:      return "not a unit quaternion or a non-zero direction";
     case MAGDYN_ENOCONV:    return "iteration did not converge";
-    case MAGDYN_ERANGE:     return "outside the container";
+    case MAGDYN_ERANGE:     return "out of range (outside the container, or beyond double precision)";
     }
     return "unknown status";
 }

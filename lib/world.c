@@ -100,9 +100,8 @@ magdyn_world *magdyn_world_new(const magdyn_world_params *params)
     return w;
 }
 
-void magdyn_world_free(magdyn_world *w)
+static void release(magdyn_world *w)
 {
-    if (!w) return;
     magdyn_ode_free(w->ode);
     free(w->b); free(w->mom); free(w->role);
     free(w->cub); free(w->passive); free(w->fpass);
@@ -113,6 +112,18 @@ void magdyn_world_free(magdyn_world *w)
     free(w->Fref); free(w->Tref); free(w->fscale); free(w->tscale); free(w->group);
     free(w->obb); free(w->bp); free(w->b0); free(w->bt);
     free(w);
+}
+
+/* From the collision callback the world is in use by the advance that
+ * called it: the free waits until that advance returns. */
+void magdyn_world_free(magdyn_world *w)
+{
+    if (!w) return;
+    if (w->busy) {
+        w->free_deferred = 1;
+        return;
+    }
+    release(w);
 }
 
 /* Grow every per-magnet array to hold cap magnets; all or nothing. */
@@ -139,6 +150,53 @@ static magdyn_status reserve(magdyn_world *w, int cap)
     return MAGDYN_OK;
 }
 
+/*
+ * The range of a magnet's quantities in which the stepper's arithmetic
+ * stays finite, as natural logarithms: force scales up to 1e150 N (two
+ * such magnets touching: 3 mu0/(4 pi) |m|^2 / l^4, l the smallest half
+ * extent, bounds the dipole and the cuboid model alike), and the linear
+ * and angular accelerations they and the uniform field and gravity give
+ * up to 1e150 (squares and sums of n terms stay below the overflow).
+ */
+#define LOG_BIG (150.0 * 2.302585092994046)
+/* Lengths [m], speeds [m/s], angular speeds [rad/s] and masses [kg] up to
+ * 1e50 keep positions, energies (m v^2, I omega^2 <= 1e250) and the dipole
+ * sums (magdyn_dipoles_interact(3): spread <= 1e150 m) in range. */
+#define MAX_STATE 1e50
+
+static int within(magdyn_vec3 v)
+{
+    return fabs(v.x) <= MAX_STATE && fabs(v.y) <= MAX_STATE && fabs(v.z) <= MAX_STATE;
+}
+
+static double logpos(double x) { return x > 0.0 ? log(x) : -INFINITY; }
+
+static magdyn_status magnet_range(const magdyn_world *w, const magdyn_body *b, magdyn_vec3 moment)
+{
+    double lm = logpos(magdyn_vec3_norm(moment));
+    double lmin = fmin(fmin(b->half.x, b->half.y), b->half.z);
+    double lf = log(3e-7) + 2.0 * lm - 4.0 * log(lmin);           /* pair force */
+    double lb = lm + logpos(magdyn_vec3_norm(w->p.field));         /* torque of B0 */
+    double lg = log(b->mass) + logpos(magdyn_vec3_norm(w->p.gravity));
+    double lt = fmax(lf + log(magdyn_vec3_norm(b->half)), lb);     /* torque */
+    double li = log(fmin(fmin(b->inertia.x, b->inertia.y), b->inertia.z));
+    if (!magdyn_vec3_isfinite(moment)) return MAGDYN_ENONFINITE;
+    if (!within(b->position) || !within(b->half) || !(b->mass <= MAX_STATE)
+        || (!b->fixed && (!within(b->velocity) || !within(b->omega))))
+        return MAGDYN_ERANGE;
+    if (isnan(lf) || lf > LOG_BIG || lt > LOG_BIG || lg > LOG_BIG) return MAGDYN_ERANGE;
+    if (!b->fixed && (fmax(lf, lg) - log(b->mass) > LOG_BIG || lt - li > LOG_BIG))
+        return MAGDYN_ERANGE;
+    return MAGDYN_OK;
+}
+
+/* The one check of a magnet, on adding it and on every advance. */
+static magdyn_status magnet_valid(const magdyn_world *w, const magdyn_body *b, magdyn_vec3 moment)
+{
+    magdyn_status s = magdyn_body_check(b);
+    return s != MAGDYN_OK ? s : magnet_range(w, b, moment);
+}
+
 static magdyn_status magnet_check(const magdyn_magnet *m)
 {
     if (!m) return MAGDYN_EINVAL;
@@ -159,6 +217,7 @@ int magdyn_world_add(magdyn_world *w, const magdyn_magnet *m)
     magdyn_obb o;
     int i;
     if (!w) return MAGDYN_EINVAL;
+    if (w->busy) return MAGDYN_ESTATE;
     s = magnet_check(m);
     if (s != MAGDYN_OK) return s;
     if (w->n >= (1 << 24)) return MAGDYN_ENOMEM;
@@ -168,6 +227,7 @@ int magdyn_world_add(magdyn_world *w, const magdyn_magnet *m)
         b.velocity = m->velocity;
         b.omega = m->omega;
     }
+    if ((s = magnet_valid(w, &b, m->moment)) != MAGDYN_OK) return s;
     o = magdyn_body_obb(&b);
     for (i = 0; i < w->n; i++) {
         magdyn_obb oi = magdyn_body_obb(&w->b[i]);
@@ -193,6 +253,27 @@ int magdyn_world_add(magdyn_world *w, const magdyn_magnet *m)
     w->ode_valid = 0;
     w->touch_valid = 0;
     return w->n - 1;
+}
+
+/*
+ * The public entry of advance (its body is magdyn_wi_advance).  The
+ * collision callback runs inside it: calls from there that would change or
+ * advance the same world are refused (MAGDYN_ESTATE), a free is deferred
+ * until the advance returns.
+ */
+magdyn_status magdyn_world_advance(magdyn_world *w, double t_end)
+{
+    magdyn_status s;
+    int i;
+    if (!w) return MAGDYN_EINVAL;
+    if (w->busy) return MAGDYN_ESTATE;
+    for (i = 0; i < w->n; i++)
+        if ((s = magnet_valid(w, &w->b[i], w->mom[i])) != MAGDYN_OK) return s;
+    w->busy = 1;
+    s = magdyn_wi_advance(w, t_end);
+    w->busy = 0;
+    if (w->free_deferred) release(w);
+    return s;
 }
 
 int magdyn_world_count(const magdyn_world *w)

@@ -4,6 +4,7 @@
  * and adds the uniform field's torque and gravity.  No magnetics here.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <magdyn/world.h>
 #include <magdyn/dipole.h>
 #include "world_impl.h"
@@ -39,12 +40,21 @@ magdyn_status magdyn_wi_forces(magdyn_world *w, const magdyn_body *bodies,
     return MAGDYN_OK;
 }
 
+/* Its own scratch, not w->cub: a query on a const world may run in several
+ * threads at once, or inside the collision callback while a step holds
+ * w->cub. */
 magdyn_status magdyn_wi_potential(const magdyn_world *w, const magdyn_body *bodies, double *u)
 {
-    magdyn_cuboid *c = w->cub;
+    magdyn_cuboid *c;
     double e = 0.0;
     magdyn_status s;
     int i;
+    if (w->n == 0) {
+        *u = 0.0;
+        return MAGDYN_OK;
+    }
+    c = malloc((size_t)w->n * sizeof *c);
+    if (!c) return MAGDYN_ENOMEM;
     for (i = 0; i < w->n; i++) {
         magdyn_vec3 mi = magdyn_quat_rotate(bodies[i].orientation, w->mom[i]);
         c[i] = cuboid_of(w, i, &bodies[i]);
@@ -54,6 +64,7 @@ magdyn_status magdyn_wi_potential(const magdyn_world *w, const magdyn_body *bodi
     {
         double em = 0.0;
         s = magdyn_magnets_energy(w->n, c, w->p.model, w->p.model_tol, NULL, &em);
+        free(c);
         if (s != MAGDYN_OK) return s;
         e += em;
     }

@@ -15,7 +15,8 @@ void magdyn_wi_report(magdyn_world *w, const magdyn_contact *c, double speed, in
     magdyn_collision col;
     int k;
     w->st.collisions++;
-    if (!w->p.on_collision) return;
+    /* a world its callback has freed tells no more */
+    if (!w->p.on_collision || w->free_deferred) return;
     memset(&col, 0, sizeof col);
     col.time = w->t;
     col.i = c->a;

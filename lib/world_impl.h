@@ -3,8 +3,9 @@
  * stepper (layer 4).  Not installed; the symbols are hidden from the shared
  * library.
  *
- *   world.c         objects: new, add, get, energy, stats
- *   world_step.c    magdyn_world_advance: one step composed of the parts below
+ *   world.c         objects: new, add, get, energy, stats; the public entry
+ *                   of advance, which refuses re-entrant calls
+ *   world_step.c    magdyn_wi_advance: one step composed of the parts below
  *   world_forces.c  asks the dipole module for the forces on a set of magnets
  *   world_flight.c  free flight of the magnets touching nothing (ode.h) and
  *                   their first contact along the step (toi.h)
@@ -90,9 +91,14 @@ struct magdyn_world {
     double last_impact;        /* time of the last impact, or -1 */
     double hprev;              /* length of the last velocity-level step [s], 0: none */
     magdyn_world_stats st;
+    int busy;                  /* inside magdyn_world_advance: re-entrant calls are refused */
+    int free_deferred;         /* magdyn_world_free came from the callback: free on return */
 };
 
 double magdyn_wi_clock(void);
+
+/* world_step.c: the body of magdyn_world_advance (world.c guards it). */
+magdyn_status magdyn_wi_advance(magdyn_world *w, double t_end);
 
 /* world_forces.c: forces and torques at the bodies' present poses on every
  * magnet that is not passive, into F, T (passive ones get the forces of the

@@ -132,7 +132,7 @@ static void update_stats(magdyn_world *w)
     w->st.asleep = awake == 0 && w->n > 0;
 }
 
-magdyn_status magdyn_world_advance(magdyn_world *w, double t_end)
+magdyn_status magdyn_wi_advance(magdyn_world *w, double t_end)
 {
     magdyn_status s = MAGDYN_OK;
     int i;

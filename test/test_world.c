@@ -342,8 +342,10 @@ END_TEST
  * Found by fuzz/fuzz_world.c (fuzz/corpus/world/regress-extreme-moment.bin):
  * a magnet of moment 7e274 A m^2 (extended-cuboid model) 3 cm from another.
  * The first step estimate underflowed to h = 0, which the error control
- * accepted again and again without time moving on.  Now the advance stops
- * with MAGDYN_ENOCONV at once, the world valid at the time reached.
+ * accepted again and again without time moving on.  Such a moment is now
+ * refused on adding (MAGDYN_ERANGE: forces beyond 1e150 N); one within the
+ * range but still far too strong stops the advance with MAGDYN_ENOCONV at
+ * once, the world valid at the time reached.
  */
 START_TEST(extreme_moment_stops)
 {
@@ -358,6 +360,9 @@ START_TEST(extreme_moment_stops)
     a.moment = magdyn_v3(6.924462078501392e+274, 0, 0.1);
     b.moment = magdyn_v3(0.1, 0, 0);
     b.position = magdyn_v3(0.03, 0, 0);
+    ck_assert_int_eq(magdyn_world_add(w, &a), MAGDYN_ERANGE);
+    ck_assert_int_eq(magdyn_world_count(w), 0);
+    a.moment = magdyn_v3(1e71, 0, 0.1);
     ck_assert_int_eq(magdyn_world_add(w, &a), 0);
     ck_assert_int_eq(magdyn_world_add(w, &b), 1);
     ck_assert_int_eq(magdyn_world_advance(w, 2e-3), MAGDYN_ENOCONV);

@@ -32,15 +32,18 @@ typedef struct {
 /*
  * Fill *out with a uniform box at rest: inertia m/3 (hy^2 + hz^2), ...
  * MAGDYN_EINVAL for out == NULL or mass or a half extent not > 0,
- * MAGDYN_ENONFINITE for NaN/Inf, MAGDYN_ENORM when |orientation| differs
- * from 1 by more than 1e-9.  The stored orientation is renormalised.
+ * MAGDYN_ENONFINITE for NaN/Inf, MAGDYN_ERANGE for a subnormal mass or
+ * half extent (below DBL_MIN) or an inertia that would overflow or be
+ * subnormal, MAGDYN_ENORM when |orientation| differs from 1 by more than
+ * 1e-9.  The stored orientation is renormalised.
  */
 MAGDYN_API magdyn_status magdyn_body_init(magdyn_body *out, magdyn_vec3 half, double mass,
                                           magdyn_vec3 position, magdyn_quat orientation,
                                           int fixed);
 
 /* MAGDYN_OK when every field of b is valid as for magdyn_body_init (b not NULL),
- * velocities finite included; else the status init would give. */
+ * velocities finite and inertias positive, finite and normal included; else
+ * the status init would give. */
 MAGDYN_API magdyn_status magdyn_body_check(const magdyn_body *b);
 
 /* 1/m [1/kg]; 0 for a fixed body. */

@@ -42,7 +42,8 @@ typedef enum {
     MAGDYN_EOVERLAP = -5,    /* bodies would start interpenetrating */
     MAGDYN_ENORM = -6,       /* quaternion not of unit length, or a zero vector where a direction is needed */
     MAGDYN_ENOCONV = -7,     /* an iteration did not reach its tolerance */
-    MAGDYN_ERANGE = -8       /* a particle outside its container */
+    MAGDYN_ERANGE = -8       /* out of range: a particle outside its container, or finite input
+                                so extreme that the result would leave double precision */
 } magdyn_status;
 
 /* A static English description of s ("unknown status" for other values). */

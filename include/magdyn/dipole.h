@@ -55,7 +55,11 @@ MAGDYN_API double magdyn_moment_from_remanence(double br, double volume);
  * large n see magdyn_dipoles_interact_tree (magdyn/dipole_tree.h).
  * Returns MAGDYN_OK; MAGDYN_EINVAL for n < 0 or pos/moment NULL (with n > 0);
  * MAGDYN_ENONFINITE for NaN/Inf input; MAGDYN_EOVERLAP when two dipoles sit
- * at the same position.  On failure the outputs are untouched.
+ * at the same position or closer than 1e-60 m; MAGDYN_ERANGE when a sum
+ * could overflow (positions spread over more than S = 1e150 m, or the
+ * largest moment M with M S > 1e150 or M / r^2 > (1e300 / (24 K n))^(1/2),
+ * r the smallest distance, K = mu0/4 pi).  On failure the outputs are
+ * untouched; on success they are finite.
  */
 MAGDYN_API magdyn_status magdyn_dipoles_interact(int n, const magdyn_vec3 *pos,
                                                  const magdyn_vec3 *moment,
@@ -77,8 +81,13 @@ MAGDYN_API magdyn_status magdyn_dipoles_interact(int n, const magdyn_vec3 *pos,
  * (a finite convention, never NaN or Inf).  Beyond 150 half-diagonals the
  * dipole expansion with the box's shape correction (relative error
  * O((size/r)^4), below 1e-9 there) replaces the closed form, whose corner
- * terms cancel there.  Non-positive or non-finite half, or non-finite
- * polarization or r, give NaN components.  Reentrant; about 0.2-0.4 us.
+ * terms cancel there; beyond 1e50 half extents (where the series' powers
+ * of r would overflow) the point dipole's field, formed from ratios, which
+ * underflows gracefully.  Any size is scaled exactly.  Non-positive or
+ * non-finite half, non-finite polarization or r, a polarization component
+ * beyond 1e300 T, or half extents differing by more than a factor 1e80
+ * give NaN components; other finite input gives a finite B.  Reentrant;
+ * about 0.2-0.4 us.
  */
 MAGDYN_API magdyn_vec3 magdyn_cuboid_field(magdyn_vec3 half, magdyn_vec3 polarization,
                                            magdyn_vec3 r);
@@ -159,10 +168,12 @@ MAGDYN_API magdyn_vec3 magdyn_cuboid_moment(const magdyn_cuboid *c);
  * extents or rel_tol outside its range; MAGDYN_ENONFINITE for NaN/Inf input;
  * MAGDYN_ENORM for an orientation that is not a unit quaternion
  * (||q| - 1| > 1e-9); MAGDYN_EOVERLAP when the boxes interpenetrate by more
- * than 1e-9 of their size (touching is fine); MAGDYN_ENOMEM; MAGDYN_ENOCONV
- * when the tolerance was not reached within the cubature's budget (the two
- * sides take turns at 512, 4096 and 32768 rectangles) or the result
- * overflows (extreme polarizations or sizes).  force
+ * than 1e-9 of their size (touching is fine); MAGDYN_ERANGE when the scale
+ * |J_src| |J_dst| / mu0 L^2 (L + d) of the result (L the larger half
+ * diagonal, d the distance of the centres) lies outside [1e-270, 1e270]
+ * and neither polarization is zero; MAGDYN_ENOMEM; MAGDYN_ENOCONV when the
+ * tolerance was not reached within the cubature's budget (the two sides
+ * take turns at 512, 4096 and 32768 rectangles) or the result overflows.  force
  * or torque may be NULL; on failure they are untouched.
  */
 MAGDYN_API magdyn_status magdyn_cuboid_force_torque(const magdyn_cuboid *src,
@@ -182,8 +193,9 @@ MAGDYN_API magdyn_status magdyn_cuboid_force_torque(const magdyn_cuboid *src,
  * error is about 3e-14 (d/L)^5 (d the distance of the centres, L the
  * smaller half diagonal).  force or torque may be NULL.  Returns MAGDYN_OK;
  * MAGDYN_EINVAL for NULL boxes, non-positive half extents, or a
- * configuration outside that case; MAGDYN_ENONFINITE and MAGDYN_ENORM as
- * magdyn_cuboid_force_torque; MAGDYN_ENOCONV when the closed form overflows
+ * configuration outside that case; MAGDYN_ENONFINITE, MAGDYN_ENORM and
+ * MAGDYN_ERANGE as magdyn_cuboid_force_torque; MAGDYN_ENOCONV when the
+ * closed form overflows
  * (extreme sizes, distances or polarizations); outputs untouched on
  * failure.  Overlap is not checked.
  */

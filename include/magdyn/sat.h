@@ -127,8 +127,10 @@ MAGDYN_API magdyn_status magdyn_obb_aabb(const magdyn_obb *box, magdyn_vec3 *lo,
  * Returns MAGDYN_OK; MAGDYN_EINVAL for NULL boxes or npairs, n < 0,
  * max_pairs < 0, NULL pairs with max_pairs > 0, or a negative margin;
  * MAGDYN_ENONFINITE for a non-finite margin; the status of magdyn_obb_check
- * for a bad box; MAGDYN_ENOMEM when scratch memory (O(n)) cannot be had.  On
- * failure pairs and *npairs are untouched.
+ * for a bad box; MAGDYN_ENOMEM when scratch memory (O(n)) cannot be had;
+ * MAGDYN_ERANGE when more than INT_MAX pairs are found (possible from
+ * n = 65537 on; they are then counted before any is stored).  On failure
+ * pairs and *npairs are untouched.
  */
 MAGDYN_API magdyn_status magdyn_broadphase_pairs(int n, const magdyn_obb *boxes, double margin,
                                                  int *pairs, int max_pairs, int *npairs);

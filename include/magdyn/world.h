@@ -113,14 +113,31 @@ typedef struct magdyn_world magdyn_world;
  *
  * magdyn_world_new: NULL when out of memory or a parameter is out of range.
  * magdyn_world_add: MAGDYN_EINVAL (NULL, mass or half extent not > 0),
- *   MAGDYN_ENONFINITE, MAGDYN_ENORM (||q| - 1| > 1e-9), MAGDYN_EOVERLAP
- *   (interpenetrates a magnet already placed by more than contact_tol),
- *   MAGDYN_ENOMEM; the world is unchanged then.
+ *   MAGDYN_ENONFINITE, MAGDYN_ERANGE (a subnormal mass, size or inertia;
+ *   a coordinate, half extent, speed component, angular speed component
+ *   [SI] or mass beyond 1e50; or a moment whose forces or accelerations
+ *   could exceed 1e150: two such
+ *   magnets touching, 3 mu0/(4 pi) |m|^2 / l^4 with l the smallest half
+ *   extent, and |m| |B0| for the field), MAGDYN_ENORM (||q| - 1| > 1e-9),
+ *   MAGDYN_EOVERLAP (interpenetrates a magnet already placed by more than
+ *   contact_tol), MAGDYN_ESTATE (called from the world's own collision
+ *   callback), MAGDYN_ENOMEM; the world is unchanged then.
  * magdyn_world_advance: to time t_end [s]; MAGDYN_EINVAL (NULL),
- *   MAGDYN_ENONFINITE (t_end), MAGDYN_ESTATE (t_end before now; nothing
- *   changes), else the status of a failing force evaluation, allocation, or
- *   MAGDYN_ENOCONV when the step size underflows; the failing step is undone,
- *   so the world stays valid at the time reached.
+ *   MAGDYN_ENONFINITE (t_end), MAGDYN_ESTATE (t_end before now, or called
+ *   from the world's own collision callback; nothing changes), the status
+ *   of the check magdyn_world_add makes (MAGDYN_ERANGE when a magnet has
+ *   flown beyond 1e50 m), else the status of a failing force
+ *   evaluation, allocation, or MAGDYN_ENOCONV when the step size underflows;
+ *   the failing step is undone, so the world stays valid at the time reached.
+ * The collision callback may read its world (get, count, time, energy,
+ *   momentum, stats: the state during the step, magdyn_world_time giving
+ *   the collision's time); add and advance on it are refused as above, and
+ *   magdyn_world_free on it is deferred: the advance goes on to t_end
+ *   without further reports and frees the world before it returns.  Other
+ *   worlds and gases may be used freely from the callback.
+ * Threads: different worlds may be used in different threads at once; one
+ *   world may be read (the const functions) by several threads at once, but
+ *   add, advance and free need it to themselves.
  * magdyn_world_get: MAGDYN_EINVAL for NULL or i out of range.
  * magdyn_world_time [s], magdyn_world_energy [J]: NaN for NULL.  The energy
  *   is kinetic + magnetic (pairs, and -m.B0 in the field) + gravitational
