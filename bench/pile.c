@@ -4,7 +4,8 @@
  * point dipoles), a column of 10 magnets and a tower of 10 plain boxes.
  * For each: the simulated time until every magnet sleeps, the CPU seconds
  * that took, CPU seconds per simulated second, and the energy balance.
- * Run: make bench && bench/pile [--chunk SECONDS] [N[/SEED] ...]   (default 8 30 100)
+ * Run: make bench && bench/pile [--chunk SECONDS] [N[/SEED] | column | tower ...]
+ * (default: piles of 8 (seeds 1-3), 30 and 100, the column and the tower)
  * The world advances in chunks of 0.01 s (--chunk changes it; the
  * trajectory depends on it, since each advance ends a step at its t_end).
  * A run stops at 10 s simulated or 120 s of CPU, whichever comes first.
@@ -72,10 +73,12 @@ int main(int argc, char **argv)
     printf("%-8s %5s %9s %9s %9s %9s %10s %10s %9s\n", "scene", "N", "sim_s", "at_rest", "cpu_s",
            "cpu/sim", "rk_steps", "ct_steps", "E_unacc");
     if (argc > 1) {
-        /* N, or N/SEED for another random drop */
+        /* N, or N/SEED for another random drop; column or tower for those */
         for (; i < argc; i++) {
             const char *slash = strchr(argv[i], '/');
-            run("pile", atoi(argv[i]), 0, slash ? strtoull(slash + 1, NULL, 10) : 1);
+            if (strcmp(argv[i], "column") == 0) run("column", 10, 1, 0);
+            else if (strcmp(argv[i], "tower") == 0) run("tower", 10, 2, 0);
+            else run("pile", atoi(argv[i]), 0, slash ? strtoull(slash + 1, NULL, 10) : 1);
         }
         return 0;
     }
