@@ -35,7 +35,8 @@ typedef struct {
 
 typedef struct {
     double restitution;       /* normal, 0..1 */
-    double friction;          /* Coulomb coefficient, 0 = frictionless */
+    double friction;          /* Coulomb coefficient, 0 = frictionless; per contact patch
+                                 (magdyn_impulse_solve_patch) */
     double rtol, atol;        /* integrator tolerances: relative, and absolute in SI units
                                  of each state component (m, m/s, 1, rad/s) */
     double max_step;          /* [s] longest integrator step, > 0 */
@@ -100,7 +101,7 @@ typedef struct magdyn_world magdyn_world;
  *    together (impulse.h);
  *  - magnets within contact_margin of another (resting contact) move by a
  *    velocity-level time step of at most contact_step: the forces, then the
- *    contact impulses with restitution and friction solved per island of
+ *    contact impulses with restitution and patch friction solved per island of
  *    touching magnets and warm started from the last step's impulses of the
  *    same contact features, then the motion; a magnet at rest stays exactly
  *    at rest;
