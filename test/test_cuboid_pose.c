@@ -64,13 +64,13 @@ static void check_pair(const magdyn_cuboid *a, const magdyn_cuboid *b, double to
     ck_assert_msg(magdyn_cuboid_force_torque(b, a, tol, &f2, &t2) == MAGDYN_OK, "%s %d: status, swapped", what, i);
     /* each side's error is estimated, not bounded: on edge-on-edge poses
        it reaches 1.9 tol (gcc build) to 6.2 tol (clang build) against a
-       1e-9 reference (the page says so); 10 tol a side fails this */
+       1e-9 reference (the page says so); 10 tol a side fails these */
     ck_assert_msg(magdyn_vec3_norm(magdyn_vec3_add(f, f2)) <= 20.0 * tol * magdyn_vec3_norm(f) + 1e-12,
                   "%s %d: Newton III, |F| %g, |F + F'| %g", what, i, magdyn_vec3_norm(f),
                   magdyn_vec3_norm(magdyn_vec3_add(f, f2)));
     /* t2 about a's centre from the other side: -t - (c_b - c_a) x f */
     tb = magdyn_vec3_sub(magdyn_vec3_neg(t), magdyn_vec3_cross(magdyn_vec3_sub(b->center, a->center), f));
-    ck_assert_msg(magdyn_vec3_dist(t2, tb) <= 4.0 * tol * fmax(magdyn_vec3_norm(t), magdyn_vec3_norm(f) * ld),
+    ck_assert_msg(magdyn_vec3_dist(t2, tb) <= 20.0 * tol * fmax(magdyn_vec3_norm(t), magdyn_vec3_norm(f) * ld),
                   "%s %d: angular momentum", what, i);
 }
 
