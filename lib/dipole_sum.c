@@ -39,19 +39,10 @@ typedef struct {
  * keeps GCC from contracting them): with the lanes' partial sums the same
  * in every clone, the results are the same bits on every CPU, which the
  * world's trajectories (chaotic near contact) inherit.  Fusing them would
- * be about twice as fast.  (clang 14 exports the clone's resolver symbol,
- * so clang builds go without; so do ThreadSanitizer builds, whose
- * instrumented resolver would run before the sanitizer's runtime is up.)
+ * be about twice as fast.  (kernel_clones.h
+ * says where the clones are built.)
  */
-#if defined(__x86_64__) && defined(__linux__) && defined(__has_attribute) && !defined(__clang__) \
-    && !defined(__SANITIZE_THREAD__)
-#  if __has_attribute(target_clones)
-#    define KERNEL_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#  endif
-#endif
-#ifndef KERNEL_CLONES
-#  define KERNEL_CLONES
-#endif
+#include "kernel_clones.h"
 
 KERNEL_CLONES static void pair_kernel(const src_block *blk, int nb, magdyn_vec3 p, magdyn_vec3 m,
                         double out[6])

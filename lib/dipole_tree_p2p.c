@@ -14,17 +14,7 @@
 #define LANES 8
 #define BLOCK 512
 
-/* no clones under ThreadSanitizer: its instrumented ifunc resolver would
-   run before the sanitizer's runtime is up (as in dipole_sum.c) */
-#if defined(__x86_64__) && defined(__linux__) && defined(__has_attribute) && !defined(__clang__) \
-    && !defined(__SANITIZE_THREAD__)
-#  if __has_attribute(target_clones)
-#    define KERNEL_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#  endif
-#endif
-#ifndef KERNEL_CLONES
-#  define KERNEL_CLONES
-#endif
+#include "kernel_clones.h"
 
 typedef struct {
     double x[BLOCK], y[BLOCK], z[BLOCK], mx[BLOCK], my[BLOCK], mz[BLOCK];
