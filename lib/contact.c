@@ -7,8 +7,11 @@
  * incident quadrilateral is clipped against the four side planes of the
  * reference face (Sutherland & Hodgman, CACM 17 (1974) 32), its vertices at
  * or below the reference plane (within the margin) are the contacts, and
- * more than four are cut down to the four that keep the deepest point and
- * enclose the largest area.  For an edge-edge axis the contact is the pair of
+ * for magdyn_obb_manifold more than four are cut down to the four that keep
+ * the deepest point and enclose the largest area.  A stepper holding a
+ * resting contact keeps them all (obb_manifold_all): which four win flips
+ * from step to step as the boxes rock by 1e-4 rad, and a vertex left out
+ * for a step is held by nothing and sinks.  For an edge-edge axis the contact is the pair of
  * closest points of the two supporting edges, from the 2x2 normal equations
  * of seed 000 with clamping (Ericson, Real-Time Collision Detection, 5.1.9),
  * and the middle of the overlap for parallel edges.  This is the structure
@@ -26,7 +29,7 @@
  * the columns of C (R = a) or its rows (R = b), so no dot products are
  * needed.  sigma = +-1: the reference face's outward normal is sigma e_r.
  */
-static int face_contact(const obb_pair *P, int ref_is_a, int r, double sigma, double margin,
+static int face_contact(const obb_pair *P, int ref_is_a, int r, double sigma, double margin, int cap,
                         const magdyn_obb *ref, magdyn_manifold *out)
 {
     /* (the indices and the boxes' roles are random on random pairs: picked
@@ -40,7 +43,7 @@ static int face_contact(const obb_pair *P, int ref_is_a, int r, double sigma, do
     poly_t A, B, *cur;
     obb_frame F;
     face_ids fid;
-    int idx[4];
+    int idx[MAGDYN_MAX_CONTACTS];
 
     /* ax[k] = incident axis k in R's frame (C or its transpose, by index
      * arithmetic rather than a branch on the random ref_is_a);
@@ -96,7 +99,7 @@ static int face_contact(const obb_pair *P, int ref_is_a, int r, double sigma, do
         for (side = 0; side < 4; side++)
             sides |= (unsigned)clip_needed(&A, 4, side >> 1, side & 1 ? -1.0 : 1.0, (side >> 1 ? hv : hu) + tol)
                      << side;
-        n = face_clip(&A, &B, 4, sides, hu, hv, hr, tol, margin, &cur, depth, idx);
+        n = face_clip(&A, &B, 4, sides, hu, hv, hr, tol, margin, cap, &cur, depth, idx);
     }
     if (n == 0) {
         out->count = 0;
@@ -220,7 +223,7 @@ static OBB_INLINE double face_sigma(const obb_pair *P, int k)
 /* The manifold of a pair whose boxes are valid, within margin on every
  * axis, from the separating-axis result r on. */
 static int manifold_from_sat(const obb_pair *P, const obb_sat *rp, const magdyn_obb *a,
-                             const magdyn_obb *b, double margin, magdyn_manifold *out)
+                             const magdyn_obb *b, double margin, int cap, magdyn_manifold *out)
 {
     const obb_sat r = *rp;
     double n[3];
@@ -229,7 +232,7 @@ static int manifold_from_sat(const obb_pair *P, const obb_sat *rp, const magdyn_
     /* (one call for both boxes: which is random) */
     if (r.axis < 6)
         return face_contact(P, r.axis < 3, r.axis < 3 ? r.axis : r.axis - 3, face_sigma(P, r.axis), margin,
-                            r.axis < 3 ? a : b, out);
+                            cap, r.axis < 3 ? a : b, out);
     if (edge_contact(P, a, (r.axis - 6) / 3, (r.axis - 6) % 3, r.nl, r.sep <= 0.0, out)) {
         /* (a blended near-parallel axis may understate the edges' gap) */
         if (out->depth[0] >= -margin) return 1;
@@ -249,11 +252,11 @@ static int manifold_from_sat(const obb_pair *P, const obb_sat *rp, const magdyn_
         }
         obb_pair_to_inertial(P, nl, n);
         out->normal = magdyn_v3(n[0], n[1], n[2]);
-        return face_contact(P, k < 3, k < 3 ? k : k - 3, face_sigma(P, k), margin, k < 3 ? a : b, out);
+        return face_contact(P, k < 3, k < 3 ? k : k - 3, face_sigma(P, k), margin, cap, k < 3 ? a : b, out);
     }
 }
 
-static int manifold_core(const magdyn_obb *a, const magdyn_obb *b, double margin,
+static int manifold_core(const magdyn_obb *a, const magdyn_obb *b, double margin, int cap,
                          magdyn_manifold *out)
 {
     obb_pair P;
@@ -262,7 +265,7 @@ static int manifold_core(const magdyn_obb *a, const magdyn_obb *b, double margin
     if (!a || !b || obb_spheres_apart(a, b, margin)) return 0;   /* (bad input gives 0 too) */
     if (!obb_pair_of(a, b, &P) || !(margin >= 0.0) || !(margin <= DBL_MAX)) return 0;
     if (!obb_sat_core(&P, margin, 1, &r)) return 0;
-    return manifold_from_sat(&P, &r, a, b, margin, out);
+    return manifold_from_sat(&P, &r, a, b, margin, cap, out);
 }
 
 int magdyn_obb_manifold(const magdyn_obb *a, const magdyn_obb *b, double margin,
@@ -270,14 +273,21 @@ int magdyn_obb_manifold(const magdyn_obb *a, const magdyn_obb *b, double margin,
 {
     magdyn_manifold scratch;
     if (!out) out = &scratch;
-    return manifold_finite(manifold_core(a, b, margin, out), out);
+    return manifold_finite(manifold_core(a, b, margin, 4, out), out);
+}
+
+int obb_manifold_all(const magdyn_obb *a, const magdyn_obb *b, double margin, magdyn_manifold *out)
+{
+    magdyn_manifold scratch;
+    if (!out) out = &scratch;
+    return manifold_finite(manifold_core(a, b, margin, MAGDYN_MAX_CONTACTS, out), out);
 }
 
 int obb_manifold_from_sat(const obb_pair *P, const obb_sat *r, const magdyn_obb *a,
                           const magdyn_obb *b, double margin, magdyn_manifold *out)
 {
     manifold_none(out);
-    return manifold_finite(manifold_from_sat(P, r, a, b, margin, out), out);
+    return manifold_finite(manifold_from_sat(P, r, a, b, margin, 4, out), out);
 }
 
 int obb_face_manifold(const magdyn_obb *a, const magdyn_obb *b, int k, int pos, double margin,
@@ -295,5 +305,6 @@ int obb_face_manifold(const magdyn_obb *a, const magdyn_obb *b, int k, int pos, 
         for (q = 0; q < 3; q++) nl[q] = sigma * P.C[q][k - 3];
     obb_pair_to_inertial(&P, nl, n);
     out->normal = magdyn_v3(n[0], n[1], n[2]);
-    return manifold_finite(face_contact(&P, k < 3, k < 3 ? k : k - 3, sigma, margin, k < 3 ? a : b, out), out);
+    return manifold_finite(face_contact(&P, k < 3, k < 3 ? k : k - 3, sigma, margin, MAGDYN_MAX_CONTACTS,
+                                        k < 3 ? a : b, out), out);
 }

@@ -19,7 +19,7 @@ static __attribute__((noinline)) int face_clip_lane(poly_t *cur, poly_t *spare, 
                                                     double hv, double hr, double tol, double margin, poly_t **res,
                                                     double *depth, int *idx)
 {
-    return face_clip(cur, spare, n, sides, hu, hv, hr, tol, margin, res, depth, idx);
+    return face_clip(cur, spare, n, sides, hu, hv, hr, tol, margin, 4, res, depth, idx);
 }
 
 /* x[r], x[r + 1], x[r - 1] (mod 3), lane-wise, for r0 = (r == 0) and

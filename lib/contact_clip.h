@@ -267,13 +267,15 @@ static inline void reduce4(const poly_t *p, const double *depth, int n, int *idx
  * incident quadrilateral, or what is left of it) clipped against the sides
  * of the reference face set in sides (bit 2 c + (sgn < 0) for the line
  * sgn p[c] <= hu (c = 0) or hv (c = 1); see clip_needed), its vertices at
- * most margin above the face (at hr) kept, more than four cut down to
- * four.  Returns their number (0 when none is kept); vertex i is
+ * most margin above the face (at hr) kept; more than cap (4 or
+ * MAGDYN_MAX_CONTACTS, which a clipped quadrilateral never exceeds) are cut
+ * down to four.  Returns their number (0 when none is kept); vertex i is
  * (*res)->v[.][idx[i]], depth[idx[i]], tag (*res)->t[idx[i]].  spare is
  * scratch.
  */
 static OBB_INLINE int face_clip(poly_t *cur, poly_t *spare, int n, unsigned sides, double hu, double hv,
-                                double hr, double tol, double margin, poly_t **res, double *depth, int *idx)
+                                double hr, double tol, double margin, int cap, poly_t **res, double *depth,
+                                int *idx)
 {
     poly_t *t;
     int i, kept;
@@ -292,11 +294,12 @@ static OBB_INLINE int face_clip(poly_t *cur, poly_t *spare, int n, unsigned side
         kept += dep >= -margin;
     }
     *res = cur;
-    if (kept > 4) {
+    if (kept > cap) {
         reduce4(cur, depth, kept, idx);
         return 4;
     }
-    idx[0] = 0; idx[1] = 1; idx[2] = 2; idx[3] = 3;
+    /* (at least four written: the batch reads four, masked by the count) */
+    for (i = 0; i < (kept > 4 ? kept : 4); i++) idx[i] = i;
     return kept;
 }
 

@@ -60,9 +60,15 @@ int obb_manifold_from_sat(const obb_pair *P, const obb_sat *r, const magdyn_obb 
                           const magdyn_obb *b, double margin, magdyn_manifold *out);
 
 /*
+ * magdyn_obb_manifold without its cut to four points: a face contact keeps
+ * every clipped vertex within margin (up to MAGDYN_MAX_CONTACTS).
+ */
+int obb_manifold_all(const magdyn_obb *a, const magdyn_obb *b, double margin, magdyn_manifold *out);
+
+/*
  * The face contact of valid boxes a and b with a given reference face:
  * face k (0-2 of a, 3-5 of b: axis k mod 3) on the + side of its axis
- * (pos) or the - side, clipped as magdyn_obb_manifold clips it; the normal
+ * (pos) or the - side, clipped as obb_manifold_all clips it; the normal
  * is that face's, from b towards a.  Returns the point count (0 when no
  * point is within margin, or the points are not finite).
  */

@@ -140,8 +140,8 @@ static int face_like(const magdyn_obb *a, const magdyn_obb *b, const magdyn_obb 
 }
 
 /*
- * The primary manifold of valid boxes within margin: magdyn_obb_manifold's,
- * with a point when it has none, the face contact for a face-like edge
+ * The primary manifold of valid boxes within margin: magdyn_obb_manifold's
+ * with every clipped vertex, with a point when it has none, the face contact for a face-like edge
  * normal, the segment ends of nearly parallel edges.  Returns the count
  * (0 when the boxes are apart by more than margin).
  */
@@ -149,7 +149,7 @@ static int primary(const magdyn_obb *a, const magdyn_obb *b, const magdyn_obb *u
                    double margin, magdyn_manifold *m)
 {
     magdyn_sat_result r;
-    int n = magdyn_obb_manifold(a, b, margin, m);
+    int n = obb_manifold_all(a, b, margin, m);
     if (n > 0 && m->kind != MAGDYN_CONTACT_EDGE_EDGE) return n;
     magdyn_obb_sat(a, b, &r);
     if (n <= 0) {

@@ -438,6 +438,69 @@ START_TEST(set_face_is_manifold)
 }
 END_TEST
 
+/* The area [m^2] of the polygon of the n points of m, projected on the
+ * plane z = const, taken in order of angle about their mean (shoelace). */
+static double polygon_area_xy(const magdyn_manifold *m)
+{
+    double cx = 0.0, cy = 0.0, ang[MAGDYN_MAX_CONTACTS], area = 0.0;
+    int order[MAGDYN_MAX_CONTACTS], i, j, n = m->count;
+    for (i = 0; i < n; i++) {
+        cx += m->point[i].x / n;
+        cy += m->point[i].y / n;
+    }
+    for (i = 0; i < n; i++) {
+        ang[i] = atan2(m->point[i].y - cy, m->point[i].x - cx);
+        order[i] = i;
+    }
+    for (i = 1; i < n; i++)   /* insertion sort by angle */
+        for (j = i; j > 0 && ang[order[j]] < ang[order[j - 1]]; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    for (i = 0; i < n; i++) {
+        const magdyn_vec3 p = m->point[order[i]], q = m->point[order[(i + 1) % n]];
+        area += 0.5 * (p.x * q.y - q.x * p.y);
+    }
+    return fabs(area);
+}
+
+/*
+ * A square plate (10 x 10 mm face) resting on a square plate of 9 x 9 mm
+ * turned by 45 degrees: the faces overlap in an octagon, the 9 mm square
+ * less four corner triangles of legs h = 4.5 sqrt 2 - 5 mm, area
+ * 81 - 4 h^2 mm^2 (plane geometry).  The contact set keeps all 8 vertices
+ * (a stepper that holds the plates needs each of them: whichever is left
+ * out sinks), with 8 distinct ids that stay the same when the top plate
+ * rocks by 1e-4 rad; the manifold routine cuts them to 4.
+ */
+START_TEST(set_keeps_every_clipped_vertex)
+{
+    const double h = 4.5e-3 * sqrt(2.0) - 5e-3, octagon = 81e-6 - 4.0 * h * h;
+    magdyn_obb a = box(0, 0, 1e-3 - 1e-9, magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), MAGDYN_PI / 4), 4.5e-3, 4.5e-3,
+                       0.5e-3);
+    magdyn_obb b = box(0, 0, 0, magdyn_quat_identity(), 5e-3, 5e-3, 0.5e-3), r;
+    magdyn_manifold m[MAGDYN_MAX_PAIR_MANIFOLDS], one, rocked[MAGDYN_MAX_PAIR_MANIFOLDS];
+    int i, k;
+    ck_assert_int_eq(magdyn_obb_manifold(&a, &b, 1e-6, &one), 4);
+    ck_assert_int_eq(magdyn_obb_contacts(&a, &b, 1e-6, m, MAGDYN_MAX_PAIR_MANIFOLDS), 1);
+    ck_assert_int_eq(m[0].kind, MAGDYN_CONTACT_FACE_FACE);
+    ck_assert_int_eq(m[0].count, 8);
+    check_set(m, 1, &a, &b);
+    ck_assert_double_eq_tol(polygon_area_xy(&m[0]), octagon, 1e-9 * octagon);
+    for (i = 0; i < 8; i++) ck_assert_double_eq_tol(m[0].depth[i], 1e-9, 1e-15);
+    /* every point of the four-point manifold is one of the eight */
+    for (i = 0; i < 4; i++) ck_assert_int_ge(find_id(&m[0], one.id[i]), 0);
+    for (k = 0; k < 4; k++) {
+        magdyn_vec3 axis = magdyn_v3(cos(k * MAGDYN_PI / 4), sin(k * MAGDYN_PI / 4), 0);
+        r = nudged(a, axis, 1e-4, magdyn_v3(0, 0, 0));
+        ck_assert_int_eq(magdyn_obb_contacts(&r, &b, 1e-6, rocked, MAGDYN_MAX_PAIR_MANIFOLDS), 1);
+        ck_assert_int_eq(rocked[0].count, 8);
+        for (i = 0; i < 8; i++) ck_assert_int_ge(find_id(&m[0], rocked[0].id[i]), 0);
+    }
+}
+END_TEST
+
 /* Bad input: 0 and nothing written. */
 START_TEST(set_bad_input)
 {
@@ -480,6 +543,7 @@ int main(void)
     tcase_add_test(tc, set_edge_end_corners);
     tcase_add_test(tc, set_fallback_point);
     tcase_add_test(tc, set_face_is_manifold);
+    tcase_add_test(tc, set_keeps_every_clipped_vertex);
     tcase_add_test(tc, set_bad_input);
     suite_add_tcase(s, tc);
     return test_run_suite(s, CK_FORK);

@@ -127,8 +127,11 @@ MAGDYN_API magdyn_status magdyn_obb_manifold_pairs(int nboxes, const magdyn_obb 
  * halfway between the corner and the face's plane, depth the corner's
  * depth below the face; ids (corner, face).  Every point of every manifold
  * has its feature id, and the ids of all the manifolds of the pair differ.
- * A manifold here may hold more than 4 points (up to MAGDYN_MAX_CONTACTS:
- * the corners of a very thin box all near one face).
+ * A manifold here may hold more than 4 points (up to MAGDYN_MAX_CONTACTS):
+ * a face contact keeps every vertex of the clipped incident face (up to 8,
+ * where magdyn_obb_manifold keeps 4), and the corners of a very thin box
+ * may all lie near one face.  A stepper holding the boxes together needs
+ * each vertex: one left out is held by no constraint and sinks.
  * Returns the number of manifolds written to out[0 .. n - 1], n <= max_out
  * (the primary first, the corners' in the order above): 0, with nothing
  * written, when the boxes are apart by more than margin, and for bad input
