@@ -4,8 +4,9 @@
  * point dipoles), a column of 10 magnets and a tower of 10 plain boxes.
  * For each: the simulated time until every magnet sleeps, the CPU seconds
  * that took, CPU seconds per simulated second, and the energy balance.
- * Run: make bench && bench/pile [--chunk SECONDS] [N[/SEED] | column | tower ...]
- * (default: piles of 8 (seeds 1-3), 30 and 100, the column and the tower)
+ * Run: make bench && bench/pile [--chunk SECONDS] [N[/SEED] | column[/N] | tower[/N] ...]
+ * (default: piles of 8 (seeds 1-3), 30 and 100, the column and the tower;
+ * the last column is the deepest overlap of two magnets at the end [m])
  * The world advances in chunks of 0.01 s (--chunk changes it; the
  * trajectory depends on it, since each advance ends a step at its t_end).
  * A run stops at 10 s simulated or 120 s of CPU, whichever comes first.
@@ -26,6 +27,25 @@ static double chunk = 0.01;
 static double cpu(void)
 {
     return (double)clock() / CLOCKS_PER_SEC;
+}
+
+/* The deepest overlap [m] of any two magnets of w (0 when none overlaps). */
+static double worst_overlap(const magdyn_world *w)
+{
+    int n = magdyn_world_count(w), i, j;
+    double worst = 0.0;
+    for (i = 0; i < n; i++)
+        for (j = i + 1; j < n; j++) {
+            magdyn_magnet a, b;
+            magdyn_sat_result r;
+            magdyn_obb oa, ob;
+            magdyn_world_get(w, i, &a);
+            magdyn_world_get(w, j, &b);
+            oa.center = a.position; oa.orientation = a.orientation; oa.half = a.half;
+            ob.center = b.position; ob.orientation = b.orientation; ob.half = b.half;
+            if (magdyn_obb_sat(&oa, &ob, &r)) worst = fmax(worst, -r.separation);
+        }
+    return worst;
 }
 
 static void run(const char *name, int n, int kind, unsigned long long seed)
@@ -51,9 +71,9 @@ static void run(const char *name, int n, int kind, unsigned long long seed)
     /* what the losses do not account for, relative to the energy that left */
     bal = (magdyn_world_energy(w) - (e0 - st.energy_restitution - st.energy_friction))
         / fmax(fabs(e0), st.energy_restitution + st.energy_friction);
-    printf("%-8s %5d %9.3f %9s %9.3f %9.3f %10lld %10lld %9.2e %s\n", name, placed, magdyn_world_time(w),
+    printf("%-8s %5d %9.3f %9s %9.3f %9.3f %10lld %10lld %9.2e %9.2e %s\n", name, placed, magdyn_world_time(w),
            rest >= 0 ? "yes" : "no", c, c / magdyn_world_time(w), st.steps, st.contact_steps,
-           bal, s == MAGDYN_OK ? "" : magdyn_strerror(s));
+           bal, worst_overlap(w), s == MAGDYN_OK ? "" : magdyn_strerror(s));
     fflush(stdout);
     magdyn_world_free(w);
 }
@@ -70,14 +90,15 @@ int main(int argc, char **argv)
         argv += 2;
         argc -= 2;
     }
-    printf("%-8s %5s %9s %9s %9s %9s %10s %10s %9s\n", "scene", "N", "sim_s", "at_rest", "cpu_s",
-           "cpu/sim", "rk_steps", "ct_steps", "E_unacc");
+    printf("%-8s %5s %9s %9s %9s %9s %10s %10s %9s %9s\n", "scene", "N", "sim_s", "at_rest", "cpu_s",
+           "cpu/sim", "rk_steps", "ct_steps", "E_unacc", "overlap_m");
     if (argc > 1) {
         /* N, or N/SEED for another random drop; column or tower for those */
         for (; i < argc; i++) {
             const char *slash = strchr(argv[i], '/');
-            if (strcmp(argv[i], "column") == 0) run("column", 10, 1, 0);
-            else if (strcmp(argv[i], "tower") == 0) run("tower", 10, 2, 0);
+            int many = slash ? atoi(slash + 1) : 10;
+            if (strncmp(argv[i], "column", 6) == 0) run("column", many, 1, 0);
+            else if (strncmp(argv[i], "tower", 5) == 0) run("tower", many, 2, 0);
             else run("pile", atoi(argv[i]), 0, slash ? strtoull(slash + 1, NULL, 10) : 1);
         }
         return 0;
