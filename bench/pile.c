@@ -4,12 +4,13 @@
  * point dipoles), a column of 10 magnets and a tower of 10 plain boxes.
  * For each: the simulated time until every magnet sleeps, the CPU seconds
  * that took, CPU seconds per simulated second, and the energy balance.
- * Run: make bench && bench/pile [--chunk SECONDS] [N[/SEED] | column[/N] | tower[/N] ...]
+ * Run: make bench && bench/pile [--chunk SECONDS] [--cpu SECONDS] [N[/SEED] | column[/N] | tower[/N] ...]
  * (default: piles of 8 (seeds 1-3), 30 and 100, the column and the tower;
  * the last column is the deepest overlap of two magnets at the end [m])
  * The world advances in chunks of 0.01 s (--chunk changes it; the
  * trajectory depends on it, since each advance ends a step at its t_end).
- * A run stops at 10 s simulated or 120 s of CPU, whichever comes first.
+ * A run stops at 10 s simulated or 120 s of CPU (--cpu changes it),
+ * whichever comes first.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,9 +21,7 @@
 #include "../examples/scene.h"
 
 #define T_MAX 10.0
-#define CPU_MAX 120.0
-
-static double chunk = 0.01;
+static double chunk = 0.01, cpu_max = 120.0;
 
 static double cpu(void)
 {
@@ -60,7 +59,7 @@ static void run(const char *name, int n, int kind, unsigned long long seed)
     placed = kind == 0 ? scene_pile(w, n, seed) : kind == 1 ? scene_column(w, n) : scene_tower(w, n);
     e0 = magdyn_world_energy(w);
     c0 = cpu();
-    while (t < T_MAX && cpu() - c0 < CPU_MAX) {
+    while (t < T_MAX && cpu() - c0 < cpu_max) {
         t += chunk;
         if ((s = magdyn_world_advance(w, t)) != MAGDYN_OK) break;
         magdyn_world_get_stats(w, &st);
@@ -81,12 +80,14 @@ static void run(const char *name, int n, int kind, unsigned long long seed)
 int main(int argc, char **argv)
 {
     int i = 1;
-    if (argc > 2 && strcmp(argv[1], "--chunk") == 0) {
-        chunk = atof(argv[2]);
-        if (!(chunk > 0.0)) {
-            fprintf(stderr, "pile: --chunk needs a positive number of seconds\n");
+    while (argc > 2 && (strcmp(argv[1], "--chunk") == 0 || strcmp(argv[1], "--cpu") == 0)) {
+        double v = atof(argv[2]);
+        if (!(v > 0.0)) {
+            fprintf(stderr, "pile: %s needs a positive number of seconds\n", argv[1]);
             return 2;
         }
+        if (argv[1][2] == 'c' && argv[1][3] == 'h') chunk = v;
+        else cpu_max = v;
         argv += 2;
         argc -= 2;
     }
