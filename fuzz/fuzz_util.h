@@ -15,7 +15,7 @@
 
 typedef struct { const uint8_t *p; size_t n; } fz_in;
 
-static double fz_double(fz_in *in)
+static inline double fz_double(fz_in *in)
 {
     double d = 0.0;
     if (in->n >= sizeof d) {
@@ -28,7 +28,7 @@ static double fz_double(fz_in *in)
     return d;
 }
 
-static unsigned fz_byte(fz_in *in)
+static inline unsigned fz_byte(fz_in *in)
 {
     if (in->n == 0) return 0;
     in->n--;
@@ -43,7 +43,7 @@ static unsigned fz_byte(fz_in *in)
 /* Bitwise equality, so NaN payloads compare too ("untouched"). */
 #define FZ_SAME(a, b) (memcmp(&(a), &(b), sizeof(a)) == 0)
 
-static int fz_unit_or_bad(double x, double y, double z)
+static inline int fz_unit_or_bad(double x, double y, double z)
 {
     double n = sqrt(x * x + y * y + z * z);
     return fabs(n - 1.0) < 1e-9;

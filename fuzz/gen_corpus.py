@@ -34,3 +34,17 @@ put("world", "pair", mag([.005] * 3, .006, [0, 0, .1], [0, 0, 0], [0, 0, 0], I, 
 put("world", "fixed", mag([.01, .005, .005], .01, [.2, 0, 0], [0, 0, 0], [0, 0, 0], I, [0, 0, 0])
     + mag([.005] * 3, .006, [.1, 0, 0], [.025, 0, 0], [-.5, 0, 0], R2, [1, 0, 0])
     + mag([.005] * 3, .006, [0, .1, 0], [0, .03, 0], [0, 0, 0], I, [0, 0, 0]) + [0.5, 0.0, 0.003], bytes([0x16]))
+# byte-driven targets: a count, flags, two restitutions or coefficients, then bytes a body
+def put_bytes(target, name, b):
+    d = os.path.join(here, "corpus", target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(bytes(b))
+# gas: 12 discs and 2 rotors, periodic, e = 0.5 (pair), 1 (wall), t_end byte
+put_bytes("gas", "mixed", [12, 2, 1, 128, 255, 100] + [(37 * k + 11) % 256 for k in range(6 * 14)])
+# gas: 20 discs in a box with walls, e = 0.9
+put_bytes("gas", "walls", [20, 0, 0, 230, 230, 200] + [(53 * k + 7) % 256 for k in range(6 * 20)])
+# pile: 6 magnets over the plate, e 0.3, mu 0.5
+put_bytes("pile", "plate", [4, 1, 77, 128] + [(29 * k + 3) % 256 for k in range(8 * 6)])
+# pile: 3 magnets in free space, extended cuboid model
+put_bytes("pile", "cuboid", [1, 2, 77, 128] + [(61 * k + 5) % 256 for k in range(8 * 3)])
