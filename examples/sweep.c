@@ -117,7 +117,7 @@ int main(int argc, char **argv)
     const char *dir = "sweep-out";
     char path[1024];
     outcome res[N_CASES];
-    int rank = 0, size = 1, k, failed = 0, c, bad = 0, help = 0;
+    int rank = 0, size = 1, k, failed = 0, c, bad = 0, help = 0, unwritten = 0;
     FILE *f;
 #ifdef HAVE_MPI
     MPI_Init(&argc, &argv);
@@ -167,7 +167,7 @@ int main(int argc, char **argv)
                    res[k].t_hit * 1e3, res[k].collisions, res[k].end_tilt_deg, verdict(&res[k]));
         if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
             perror(dir);
-            failed++;
+            unwritten = 1;
         } else if ((f = fopen(path, "w"))) {
             fprintf(f, "tilt_deg,offset_m,first_contact_s,collisions,end_tilt_deg,end\n");
             for (k = 0; k < N_CASES; k++)
@@ -177,12 +177,12 @@ int main(int argc, char **argv)
             printf("table: %s\n", path);
         } else {
             perror(path);
-            failed++;
+            unwritten = 1;
         }
         if (failed) fprintf(stderr, "%d cases failed to run\n", failed);
     }
 #ifdef HAVE_MPI
     MPI_Finalize();
 #endif
-    return failed ? 1 : 0;
+    return failed || unwritten ? 1 : 0;
 }
