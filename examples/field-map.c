@@ -2,19 +2,25 @@
  * field-map - |B| and field lines in the x-z plane through one magnet or a
  * pair, from the exact cuboid field (magdyn_cuboid_field_at).
  *
- *   field-map [single|pair|tilted] [out.png]
+ *   examples/field-map [--scene single|pair|tilted] [--outdir DIR] [--help]
  *
- * Magnets: 10 mm NdFeB cubes, J = 1.2 T along z (the issue's example); the
- * pair stands 4 mm apart on the z axis; "tilted" turns the upper one by
- * 30 degrees about y.  Writes a PNG when cairo was found by configure,
- * otherwise prints the field along the axis and says the picture is skipped.
+ * Magnets: 10 mm NdFeB cubes, J = 1.2 T along z; the pair (the default
+ * scene) stands 4 mm apart on the z axis; "tilted" turns the upper one by
+ * 30 degrees about y.  Prints the field along the z axis and, when cairo
+ * was found by configure, writes DIR/field-map-SCENE.png (DIR by default
+ * "field-map-out", created when missing).
  */
+#define _POSIX_C_SOURCE 200809L
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 #include <math.h>
+#include <errno.h>
+#include <getopt.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <magdyn.h>
 #ifdef HAVE_CAIRO
 #include <cairo.h>
@@ -146,16 +152,39 @@ static int draw(const scene *s, const char *path)
 }
 #endif
 
+static void usage(FILE *f, const char *name)
+{
+    fprintf(f, "usage: %s [--scene single|pair|tilted] [--outdir DIR] [--help]\n"
+               "  |B| and field lines in the x-z plane through 10 mm cubes, J = 1.2 T.\n"
+               "  --scene S     single: one cube; pair: two on the z axis 4 mm apart (default);\n"
+               "                tilted: the upper one of the pair turned 30 degrees\n"
+               "  --outdir DIR  write field-map-S.png into DIR (default field-map-out)\n"
+               "  --help        this text\n", name);
+}
+
 int main(int argc, char **argv)
 {
-    const char *kind = argc > 1 ? argv[1] : "pair";
-    const char *out = argc > 2 ? argv[2] : "field-map.png";
+    static const struct option opts[] = {
+        {"scene", required_argument, 0, 's'}, {"outdir", required_argument, 0, 'o'},
+        {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
+    const char *kind = "pair", *dir = "field-map-out";
+    char out[1024];
     scene s;
     double z;
-    if (strcmp(kind, "single") && strcmp(kind, "pair") && strcmp(kind, "tilted")) {
-        fprintf(stderr, "usage: %s [single|pair|tilted] [out.png]\n", argv[0]);
+    int c;
+    while ((c = getopt_long(argc, argv, "s:o:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 's': kind = optarg; break;
+        case 'o': dir = optarg; break;
+        case 'h': usage(stdout, argv[0]); return 0;
+        default: usage(stderr, argv[0]); return 2;
+        }
+    }
+    if (optind < argc || (strcmp(kind, "single") && strcmp(kind, "pair") && strcmp(kind, "tilted"))) {
+        usage(stderr, argv[0]);
         return 2;
     }
+    snprintf(out, sizeof out, "%s/field-map-%s.png", dir, kind);
     make_scene(&s, kind);
     printf("field-map: %s, %d magnet(s) of 10 mm, J = 1.2 T; plane y = 0, %.0f x %.0f mm\n",
            kind, s.n, SPAN_X * 1e3, SPAN_X * 1e3 * H / W);
@@ -163,6 +192,10 @@ int main(int argc, char **argv)
     for (z = -0.02; z <= 0.0201; z += 0.01) printf(" %+.0f mm: %.4f T;", z * 1e3, field(&s, 0, z).z);
     printf("\n");
 #ifdef HAVE_CAIRO
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        perror(dir);
+        return 1;
+    }
     if (!draw(&s, out)) {
         fprintf(stderr, "field-map: could not write %s\n", out);
         return 1;

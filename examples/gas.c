@@ -1,21 +1,27 @@
 /*
- * gas.c - seed 002's experiment done event-driven: a 2D "argon" gas of hard
- * discs starts with every atom at the same speed (thermosim's start) and
- * relaxes to the 2D Maxwell-Boltzmann (Rayleigh) speed distribution
+ * gas.c - a 2D "argon" gas of hard discs, event-driven, starts with every
+ * atom at the same speed and relaxes to the 2D Maxwell-Boltzmann
+ * (Rayleigh) speed distribution
  *     f(v) = (m v / kT) exp(-m v^2 / (2 kT)).
  * Prints the Kolmogorov-Smirnov statistic against it over time, the
  * pressure from the collision virial against Henderson's equation of state
  * (Mol. Phys. 30 (1975) 971), and with cairo draws the final speed
- * histogram over the Rayleigh curve into gas_speeds.png.
+ * histogram over the Rayleigh curve into DIR/gas_speeds.png.
  *
  * Numbers (chosen, realistic): argon atoms, m = 6.63e-26 kg, diameter
  * 3.4e-10 m, at 300 K; 10^4 atoms at packing fraction 0.3 in a periodic box.
- * Usage: gas [atoms] [packing fraction]
+ *
+ *   examples/gas [--atoms N] [--packing ETA] [--outdir DIR] [--help]
  */
+#define _POSIX_C_SOURCE 200809L
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
+#include <errno.h>
+#include <getopt.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <magdyn.h>
 #ifdef HAVE_CAIRO
 #include <cairo.h>
@@ -96,18 +102,46 @@ static void draw(const long *h, long total, double vmax, double kt, double m, co
 }
 #endif
 
+static void usage(FILE *f, const char *name)
+{
+    fprintf(f, "usage: %s [--atoms N] [--packing ETA] [--outdir DIR] [--help]\n"
+               "  A hard-disc gas started at one speed relaxes to the Maxwell-Boltzmann law.\n"
+               "  --atoms N      number of atoms, >= 4, rounded up to a square (default 10000)\n"
+               "  --packing ETA  area fraction, 0 < ETA < 0.7 (default 0.3)\n"
+               "  --outdir DIR   write gas_speeds.png into DIR (default gas-out)\n"
+               "  --help         this text\n", name);
+}
+
 int main(int argc, char **argv)
 {
-    int n = argc > 1 ? atoi(argv[1]) : 10000, side, i, k;
-    double eta = argc > 2 ? atof(argv[2]) : 0.3;
+    static const struct option opts[] = {
+        {"atoms", required_argument, 0, 'n'}, {"packing", required_argument, 0, 'e'},
+        {"outdir", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    int n = 10000, side, i, k, c;
+    double eta = 0.3;
+    const char *dir = "gas-out";
+    char out[1024];
     const double m = 6.63e-26, sigma = 3.4e-10, temp = 300.0, kt = KB * temp;
     double v0 = sqrt(2 * kt / m), a, area, vmax, tau, z, z_h, *u;
     long hist[NBINS] = {0}, total = 0;
-    magdyn_gas_params p;
+    magdyn_gas_params p = magdyn_gas_params_default();
     magdyn_gas *g;
     unsigned long long rng = 88172645463325252ULL;
     magdyn_gas_observables o;
-    if (n < 4 || !(eta > 0 && eta < 0.7)) { fprintf(stderr, "usage: gas [atoms >= 4] [0 < eta < 0.7]\n"); return 1; }
+    while ((c = getopt_long(argc, argv, "n:e:o:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'n': n = atoi(optarg); break;
+        case 'e': eta = atof(optarg); break;
+        case 'o': dir = optarg; break;
+        case 'h': usage(stdout, argv[0]); return 0;
+        default: usage(stderr, argv[0]); return 2;
+        }
+    }
+    if (optind < argc || n < 4 || n > 100000000 || !(eta > 0 && eta < 0.7)) {
+        usage(stderr, argv[0]);
+        return 2;
+    }
     side = (int)ceil(sqrt((double)n));
     n = side * side;
     a = sigma * sqrt(MAGDYN_PI / (4 * eta));
@@ -155,10 +189,14 @@ int main(int argc, char **argv)
     printf("# Z = PA/NkT = %.4f from the virial, Henderson %.4f (%+.2f %%); from the collision rate %.4f\n",
            z, z_h, 100 * (z / z_h - 1), 1 + o.collision_rate * sigma / 4 * sqrt(MAGDYN_PI * m / o.kt_trans));
 #ifdef HAVE_CAIRO
-    draw(hist, total, vmax, o.kt_trans, m, "gas_speeds.png");
-    printf("# wrote gas_speeds.png (%ld speeds in %d bins)\n", total, NBINS);
+    snprintf(out, sizeof out, "%s/gas_speeds.png", dir);
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) perror(dir);
+    else {
+        draw(hist, total, vmax, o.kt_trans, m, out);
+        printf("# wrote %s (%ld speeds in %d bins)\n", out, total, NBINS);
+    }
 #else
-    (void)hist; (void)total;
+    (void)hist; (void)total; (void)out;
     printf("# built without cairo: no picture\n");
 #endif
     free(u);

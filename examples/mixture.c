@@ -1,9 +1,9 @@
 /*
- * mixture.c - seed 002's question: discs of different masses, all started
- * at the same speed (as thermosim does), share their energy until both
- * species have the same mean kinetic energy (equipartition).  Prints both
- * species' temperatures over time beside the kinetic-theory prediction and
- * with cairo plots them into mixture.png.
+ * mixture.c - discs of different masses, all started at the same speed,
+ * share their energy until both species have the same mean kinetic energy
+ * (equipartition).  Prints both species' temperatures over time beside the
+ * kinetic-theory prediction and with cairo plots them into
+ * DIR/mixture.png.
  *
  * Kinetic theory (Boltzmann-Enskog collision integral with Maxwellian
  * species, derived for 2D hard discs of one diameter sigma):
@@ -14,12 +14,18 @@
  * Numbers (chosen): "helium" (m = 6.646e-27 kg) and "argon" (6.63e-26 kg)
  * atoms, both given the diameter 3.4e-10 m so the theory above applies
  * unchanged; 2 x 20000 atoms at packing fraction 0.1, ending at 300 K.
- * Usage: mixture [atoms per species]
+ *
+ *   examples/mixture [--atoms N] [--outdir DIR] [--help]
  */
+#define _POSIX_C_SOURCE 200809L
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
+#include <errno.h>
+#include <getopt.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <magdyn.h>
 #ifdef HAVE_CAIRO
 #include <cairo.h>
@@ -76,18 +82,40 @@ static void plot(const double *t, double (*sim)[2], double (*th)[2], int n, doub
 }
 #endif
 
+static void usage(FILE *f, const char *name)
+{
+    fprintf(f, "usage: %s [--atoms N] [--outdir DIR] [--help]\n"
+               "  Light and heavy discs started at one speed reach one temperature.\n"
+               "  --atoms N     atoms per species, >= 2 (default 20000)\n"
+               "  --outdir DIR  write mixture.png into DIR (default mixture-out)\n"
+               "  --help        this text\n", name);
+}
+
 int main(int argc, char **argv)
 {
-    int per = argc > 1 ? atoi(argv[1]) : 20000, n, side, i, k;
+    static const struct option opts[] = {
+        {"atoms", required_argument, 0, 'n'}, {"outdir", required_argument, 0, 'o'},
+        {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
+    int per = 20000, n, side, i, k, opt;
+    const char *dir = "mixture-out";
+    char out[1024];
     const double m1 = 6.646e-27, m2 = 6.63e-26, sigma = 3.4e-10, eta = 0.1, temp = 300;
     double a, area, v0, tmax, dt, n2, chi, c, t1, t2, ts[NT + 1], sim[NT + 1][2], th[NT + 1][2];
     double mu = m1 * m2 / (m1 + m2), M = m1 + m2, t_e_sim = NAN, t_e_th = NAN, tail1 = 0, tail2 = 0;
     int ntail = 0;
     unsigned long long rng = 0x2545F4914F6CDD1DULL;
-    magdyn_gas_params p;
+    magdyn_gas_params p = magdyn_gas_params_default();
     magdyn_gas *g;
     magdyn_gas_observables o1, o2;
-    if (per < 2) { fprintf(stderr, "usage: mixture [atoms per species >= 2]\n"); return 1; }
+    while ((opt = getopt_long(argc, argv, "n:o:h", opts, NULL)) != -1) {
+        switch (opt) {
+        case 'n': per = atoi(optarg); break;
+        case 'o': dir = optarg; break;
+        case 'h': usage(stdout, argv[0]); return 0;
+        default: usage(stderr, argv[0]); return 2;
+        }
+    }
+    if (optind < argc || per < 2 || per > 50000000) { usage(stderr, argv[0]); return 2; }
     side = (int)ceil(sqrt(2.0 * per));
     if (side % 2) side++;
     n = side * side;
@@ -153,9 +181,14 @@ int main(int argc, char **argv)
     printf("# %lld collisions; mean temperatures over the second half %.2f K (light) and %.2f K (heavy), ratio %.4f\n",
            magdyn_gas_collisions(g), tail1 / ntail, tail2 / ntail, tail1 / tail2);
 #ifdef HAVE_CAIRO
-    plot(ts, sim, th, NT + 1, tmax, "mixture.png");
-    printf("# wrote mixture.png\n");
+    snprintf(out, sizeof out, "%s/mixture.png", dir);
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) perror(dir);
+    else {
+        plot(ts, sim, th, NT + 1, tmax, out);
+        printf("# wrote %s\n", out);
+    }
 #else
+    (void)out;
     printf("# built without cairo: no picture\n");
 #endif
     magdyn_gas_free(g);

@@ -39,7 +39,17 @@ static double cpu_seconds(void)
 static void usage(FILE *f, const char *name)
 {
     fprintf(f, "usage: %s [--count N] [--seed S] [--time T] [--column | --tower] [--extended]\n"
-               "       %*s [--frames] [--outdir DIR]\n", name, (int)strlen(name), "");
+               "       %*s [--frames] [--outdir DIR] [--help]\n"
+               "  10 mm N42 cubes dropped on a plate click into clumps and lie still.\n"
+               "  --count N     number of cubes (default 8)\n"
+               "  --seed S      seed of the random drop positions (default 1)\n"
+               "  --time T      stop at T simulated seconds if not at rest before (default 10)\n"
+               "  --column      stand the cubes in a column, north up, instead\n"
+               "  --tower       stack unmagnetised boxes instead\n"
+               "  --extended    exact field of uniformly magnetised boxes (default: point dipoles)\n"
+               "  --frames      also write frames/ (25 a simulated second) and pile.mp4\n"
+               "  --outdir DIR  write the pictures into DIR (default pile-out)\n"
+               "  --help        this text\n", name, (int)strlen(name), "");
 }
 
 static int picture(const magdyn_world *w, const char *dir, const char *file, double az, double el,

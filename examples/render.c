@@ -6,12 +6,16 @@
 #include <string.h>
 #include <math.h>
 #include <errno.h>
+#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include "render.h"
 #ifdef HAVE_CAIRO
 #include <cairo.h>
 #endif
+
+extern char **environ;
 
 static const char *kind_name(magdyn_contact_kind k)
 {
@@ -75,28 +79,39 @@ void render_log_collision(const magdyn_collision *c, void *user)
     fprintf(f, "%.9f,%d,%d,%s,%.6f,%.6f,%.6f,%d,%.6g,%.6g,%.6g,%.6g,%d\n", c->time, c->i, c->j,
             kind_name(c->kind), c->normal.x, c->normal.y, c->normal.z, c->count, c->speed,
             c->total_impulse.x, c->total_impulse.y, c->total_impulse.z, c->resting);
-    /* the seed printed the time and the kind of each collision */
     printf("  collision at %8.3f ms: magnets %d-%d, %-9s, %d point%s, %.3g m/s\n", c->time * 1e3,
            c->i, c->j, kind_name(c->kind), c->count, c->count == 1 ? "" : "s", c->speed);
 }
 
+/* Runs ffmpeg from PATH with an argument vector (no shell sees the
+ * directory name).  Returns its exit status, or -1 when it cannot run. */
+static int run_ffmpeg(char *const argv[])
+{
+    pid_t pid;
+    int status;
+    if (posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ) != 0) return -1;
+    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return -1;
+    return WEXITSTATUS(status);
+}
+
 int render_video(const char *dir, const char *name, int fps)
 {
-    char cmd[2048];
-    if (system("command -v ffmpeg >/dev/null 2>&1") != 0) {
-        printf("ffmpeg not on PATH: frames left in %s/frames (assemble them with any tool)\n", dir);
-        return -1;
+    char rate[32], in[1024], out[1024];
+    char *argv[] = {"ffmpeg", "-loglevel", "error", "-y", "-framerate", rate, "-i", in,
+                    "-pix_fmt", "yuv420p", "-vf", "scale=trunc(iw/2)*2:trunc(ih/2)*2", out, NULL};
+    int rc;
+    snprintf(rate, sizeof rate, "%d", fps);
+    snprintf(in, sizeof in, "%s/frames/frame_%%05d.png", dir);
+    snprintf(out, sizeof out, "%s/%s.mp4", dir, name);
+    rc = run_ffmpeg(argv);
+    if (rc == 0) {
+        printf("video: %s\n", out);
+        return 0;
     }
-    snprintf(cmd, sizeof cmd,
-             "ffmpeg -loglevel error -y -framerate %d -i '%s/frames/frame_%%05d.png' "
-             "-pix_fmt yuv420p -vf 'scale=trunc(iw/2)*2:trunc(ih/2)*2' '%s/%s.mp4'",
-             fps, dir, dir, name);
-    if (system(cmd) != 0) {
-        printf("ffmpeg failed: frames left in %s/frames\n", dir);
-        return -1;
-    }
-    printf("video: %s/%s.mp4\n", dir, name);
-    return 0;
+    printf("%s: frames left in %s/frames; to make the video:\n"
+           "  ffmpeg -framerate %d -i '%s' -pix_fmt yuv420p -vf 'scale=trunc(iw/2)*2:trunc(ih/2)*2' '%s'\n",
+           rc < 0 ? "ffmpeg not found on PATH" : "ffmpeg failed", dir, fps, in, out);
+    return -1;
 }
 
 #ifdef HAVE_CAIRO
@@ -205,22 +220,27 @@ magdyn_status render_record(magdyn_world *w, double t_end, FILE *csv, double csv
                             double first_frame, render_schedule next, void *user,
                             int *nframes)
 {
+    /* a frame and a CSV row due within EPS of each other are taken at one
+     * time, so that no advance covers a sliver of rounding error */
+    const double eps = 1e-12;
     double t_frame = first_frame, t_csv = csv_dt;
     char path[1024], cap[256];
     magdyn_status s = MAGDYN_OK;
     int nframe = 0;
+    long ncsv = 1;
     while (magdyn_world_time(w) < t_end) {
         double t = fmin(fmin(t_frame, t_csv), t_end);
+        int row = t_csv - t <= eps || t == t_end, frame = t_frame - t <= eps;
         if ((s = magdyn_world_advance(w, t)) != MAGDYN_OK) break;
-        if (t == t_csv || t == t_end) {
+        if (row) {
             render_csv_row(csv, w);
-            t_csv += csv_dt;
+            t_csv = ++ncsv * csv_dt;
         }
-        if (t == t_frame) {
+        if (frame) {
             snprintf(path, sizeof path, "%s/frames/frame_%05d.png", dir, nframe++);
             snprintf(cap, sizeof cap, "%s: t = %7.3f ms", name, t * 1e3);
             render_png(path, w, view, 480, 360, cap);
-            t_frame = next(t, user);
+            t_frame = next(t_frame, user);
         }
     }
     if (nframes) *nframes = nframe;

@@ -1,6 +1,6 @@
 /*
  * render.h - pictures and trajectories for the magnet examples (snap,
- * repel): CSV trajectory and collision log, PNG frames drawn with cairo,
+ * repel, pile): CSV trajectory and collision log, PNG frames drawn with cairo,
  * and an mp4 assembled by ffmpeg when it is on PATH.  Not part of the
  * library.
  */
@@ -36,8 +36,10 @@ void render_csv_row(FILE *f, const magdyn_world *w);
 void render_log_collision(const magdyn_collision *c, void *user);
 void render_log_header(FILE *f);
 
-/* Assemble dir/frames/frame_%05d.png into dir/name.mp4 at fps when ffmpeg is
- * on PATH; prints what it did.  Returns 0 when the video was made. */
+/* Assemble dir/frames/frame_%05d.png into dir/name.mp4 at fps with ffmpeg,
+ * run from PATH with an argument vector (no shell); prints what it did, or
+ * the command that would do it when ffmpeg is missing or fails.  Returns 0
+ * when the video was made. */
 int render_video(const char *dir, const char *name, int fps);
 
 /* The next frame time after a frame at t (INFINITY: no more frames). */

@@ -6,15 +6,18 @@
  * 20 x 10 x 5 mm, Br 1.3 T, 7.5 g, point dipoles; restitution 0.5,
  * friction 0.3.
  *
- *   examples/repel [outdir] [--no-frames]
+ *   examples/repel [--outdir DIR] [--no-frames] [--help]
  *
  * Writes repel.csv, repel_collisions.csv, repel_start.png, repel_end.png,
- * frames/ and repel.mp4 (when ffmpeg is on PATH) into outdir (default ".").
+ * frames/ (not with --no-frames) and repel.mp4 (when ffmpeg is on PATH)
+ * into DIR (default "repel-out", created when missing).
  */
+#define _POSIX_C_SOURCE 200809L
 #include "config.h"
 #include <stdio.h>
 #include <string.h>
 #include <math.h>
+#include <getopt.h>
 #include <magdyn.h>
 #include "render.h"
 
@@ -29,10 +32,22 @@ static double next_frame(double t, void *user)
     return t + FRAME_DT;
 }
 
+static void usage(FILE *f, const char *name)
+{
+    fprintf(f, "usage: %s [--outdir DIR] [--no-frames] [--help]\n"
+               "  Like poles facing: the released magnet is pushed away, turns over, snaps on.\n"
+               "  --outdir DIR  write the CSV files, pictures and video into DIR (default repel-out)\n"
+               "  --no-frames   no animation frames or video\n"
+               "  --help        this text\n", name);
+}
+
 int main(int argc, char **argv)
 {
-    const char *dir = ".";
-    int frames = 1, i;
+    static const struct option opts[] = {
+        {"outdir", required_argument, 0, 'o'}, {"no-frames", no_argument, 0, 'n'},
+        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
+    const char *dir = "repel-out";
+    int frames = 1, c;
     char path[1024], cap[256];
     FILE *csv, *log;
     magdyn_world_params p = magdyn_world_params_default();
@@ -42,13 +57,15 @@ int main(int argc, char **argv)
     double br = 1.3, vol = 0.02 * 0.01 * 0.005;
     magdyn_status s;
 
-    for (i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--no-frames")) frames = 0;
-        else if (argv[i][0] == '-') {
-            fprintf(stderr, "usage: %s [outdir] [--no-frames]\n", argv[0]);
-            return 2;
-        } else dir = argv[i];
+    while ((c = getopt_long(argc, argv, "o:nh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': dir = optarg; break;
+        case 'n': frames = 0; break;
+        case 'h': usage(stdout, argv[0]); return 0;
+        default: usage(stderr, argv[0]); return 2;
+        }
     }
+    if (optind < argc) { usage(stderr, argv[0]); return 2; }
     if (render_mkdir(dir) != 0) { perror(dir); return 1; }
     snprintf(path, sizeof path, "%s/frames", dir);
     if (frames && render_available() && render_mkdir(path) != 0) { perror(path); return 1; }

@@ -1,19 +1,24 @@
 /*
- * rotors.c - seed 003's rotors (two end discs on a rigid rod) done with
- * rigid-body impulses (DESIGN.md physics note 6).
- *  1. 10^5 random rotor-disc and rotor-rotor collisions: the worst relative
- *     changes of linear momentum, angular momentum (orbital + spin, about
- *     the origin) and energy (e = 1).
+ * rotors.c - rotors (two end discs on a rigid rod) colliding by rigid-body
+ * impulses along the contact normal.
+ *  1. Random rotor-disc and rotor-rotor collisions (10^5 by default): the
+ *     worst relative changes of linear momentum, angular momentum (orbital
+ *     + spin, about the origin) and energy (e = 1).
  *  2. A gas of rotors and discs whose rotors start without spin: the spin
  *     temperature I w^2 (1 degree of freedom) rises to meet the
  *     translational m v^2 / 2 (2 degrees of freedom): equipartition.
  * Numbers (chosen, dimensionless: lengths in end-disc diameters, masses in
  * disc masses, kT = 1): rods of half-length 2, end radius 0.5, rotor mass 2
  * (0.2 of it in the rod), discs of radius 0.5 and mass 1.
+ *
+ *   examples/rotors [--collisions N] [--time T] [--help]
  */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <math.h>
+#include <getopt.h>
 #include <magdyn.h>
 
 static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
@@ -83,15 +88,42 @@ static void random_collisions(long n)
            "  momentum %.2e, angular momentum %.2e, energy %.2e\n", n, done, wp, wl, we);
 }
 
-int main(void)
+static void usage(FILE *f, const char *name)
 {
-    magdyn_gas_params p = {60, 60, 1};
-    magdyn_gas *g = magdyn_gas_new(&p);
+    fprintf(f, "usage: %s [--collisions N] [--time T] [--help]\n"
+               "  Rotor collisions keep momentum, angular momentum and energy; a gas of\n"
+               "  rotors and discs reaches equipartition of translation and spin.\n"
+               "  --collisions N  random collisions to check (default 100000)\n"
+               "  --time T        length of the gas run in the reduced unit of time\n"
+               "                  (disc diameter, disc mass, kT = 1), >= 200 (default 2000)\n"
+               "  --help          this text\n", name);
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"collisions", required_argument, 0, 'n'}, {"time", required_argument, 0, 't'},
+        {"help", no_argument, 0, 'h'},             {0, 0, 0, 0}};
+    magdyn_gas_params p = magdyn_gas_params_default();
+    magdyn_gas *g;
     magdyn_gas_observables o, od, e0;
-    double t = 0, sum_t = 0, sum_r = 0, sum_d = 0;
-    int i, j, k, ns = 0;
-    random_collisions(100000);
-    if (!g) return 1;
+    double t = 0, sum_t = 0, sum_r = 0, sum_d = 0, t_end = 2000;
+    long ncoll = 100000;
+    int i, j, k, ns = 0, c, nslices;
+    while ((c = getopt_long(argc, argv, "n:t:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'n': ncoll = atol(optarg); break;
+        case 't': t_end = atof(optarg); break;
+        case 'h': usage(stdout, argv[0]); return 0;
+        default: usage(stderr, argv[0]); return 2;
+        }
+    }
+    if (optind < argc || ncoll < 0 || !(t_end >= 200 && t_end <= 1e9)) { usage(stderr, argv[0]); return 2; }
+    nslices = (int)(t_end / 2.0);
+    random_collisions(ncoll);
+    p.width = p.height = 60;
+    p.periodic = 1;
+    if (!(g = magdyn_gas_new(&p))) return 1;
     /* 10 x 10 rotors on a 6-spaced lattice, discs in between */
     for (i = 0; i < 10; i++)
         for (j = 0; j < 10; j++) {
@@ -100,23 +132,25 @@ int main(void)
             q.v = magdyn_v2(gauss() / sqrt(2.0), gauss() / sqrt(2.0));   /* kT = 1 */
             d.r = magdyn_v2(6 * i + 6, 6 * j + 6); d.v = magdyn_v2(gauss(), gauss());
             d.mass = 1; d.radius = 0.5;
-            if (magdyn_gas_add_rotor_species(g, &q, 0) < 0 || magdyn_gas_add_disc_species(g, &d, 1) < 0)
+            if (magdyn_gas_add_rotor_species(g, &q, 0) < 0 || magdyn_gas_add_disc_species(g, &d, 1) < 0) {
+                magdyn_gas_free(g);
                 return 1;
+            }
         }
     magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &e0);
     printf("\n%d rotors without spin and %d discs, periodic 60 x 60 box\n", magdyn_gas_rotors(g), magdyn_gas_discs(g));
     printf("#  time   collisions   rotor kT_trans  rotor kT_spin   disc kT\n");
-    for (k = 0; k <= 1000; k++) {
+    for (k = 0; k <= nslices; k++) {
         if (k) magdyn_gas_advance(g, t += 2.0);
         magdyn_gas_observe(g, 0, &o);
         magdyn_gas_observe(g, 1, &od);
         if (k >= 100) { sum_t += o.kt_trans; sum_r += o.kt_rot; sum_d += od.kt_trans; ns++; }
-        if (k % 50 == 0)
+        if (k % (nslices / 20) == 0)
             printf("%7.1f %12lld %14.4f %14.4f %10.4f\n", t, magdyn_gas_collisions(g), o.kt_trans, o.kt_rot, od.kt_trans);
     }
     magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o);
-    printf("# averages over t = 200..2000: rotor translation %.4f, spin %.4f, discs %.4f (kT per degree of freedom)\n",
-           sum_t / ns, sum_r / ns, sum_d / ns);
+    printf("# averages over t = 200..%g: rotor translation %.4f, spin %.4f, discs %.4f (kT per degree of freedom)\n",
+           t, sum_t / ns, sum_r / ns, sum_d / ns);
     printf("# energy drift %.2e, momentum %.2e\n", (o.energy - e0.energy) / e0.energy,
            magdyn_vec2_norm(magdyn_vec2_sub(o.momentum, e0.momentum)));
     magdyn_gas_free(g);

@@ -1,11 +1,9 @@
 /*
- * snap.c - seed 000's scenario: two block magnets, one held still, the other
- * released at an angle; it is pulled in, hits edge first, bounces, rolls and
- * snaps flush onto the held one.
+ * snap.c - two block magnets, one held still, the other released at an
+ * angle; it is pulled in, hits edge first, bounces, rolls and snaps flush
+ * onto the held one.
  *
- * README block (the lead may copy it):
- *
- *   examples/snap [outdir] [--extended] [--no-frames]
+ *   examples/snap [--outdir DIR] [--extended] [--no-frames] [--help]
  *
  *   Two N42 NdFeB blocks, 20 x 10 x 5 mm, magnetised through the 5 mm
  *   thickness: remanence Br = 1.3 T, moment Br V / mu0 = 1.03 A m^2,
@@ -13,21 +11,23 @@
  *   Coulomb friction 0.3.  Magnet 0 is held at the origin, north up (+z).
  *   Magnet 1 starts 50 mm above it and 10 mm aside, turned 60 degrees about
  *   the y axis, at rest.  By default each magnet is a point dipole at its
- *   centre (seed 000's model; it overestimates the force at contact);
- *   --extended uses the exact field of uniformly magnetised boxes (slower).
- *   Writes into outdir (default "."): snap.csv (time, position, quaternion,
- *   velocity and angular velocity of each magnet, total energy),
- *   snap_collisions.csv, snap_start.png and snap_end.png, frames/ (PNG
- *   frames, slowed down about 1000 times around the impact), and snap.mp4
- *   when ffmpeg is on PATH.
- *   It prints each collision (time and kind, as the seed did) and the final
- *   tilt, gap and speed: the magnets end flush (tilt < 0.1 deg), touching
- *   (gap < 1 um) and at rest.
+ *   centre (it overestimates the force at contact); --extended uses the
+ *   exact field of uniformly magnetised boxes (slower).
+ *   Writes into DIR (default "snap-out", created when missing): snap.csv
+ *   (time, position, quaternion, velocity and angular velocity of each
+ *   magnet, total energy), snap_collisions.csv, snap_start.png and
+ *   snap_end.png, frames/ (PNG frames, slowed down about 1000 times around
+ *   the impact; not with --no-frames), and snap.mp4 when ffmpeg is on PATH.
+ *   It prints each collision (time and kind) and the final tilt, gap and
+ *   speed: the magnets end flush (tilt < 0.1 deg), touching (gap < 1 um)
+ *   and at rest.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "config.h"
 #include <stdio.h>
 #include <string.h>
 #include <math.h>
+#include <getopt.h>
 #include <magdyn.h>
 #include "render.h"
 
@@ -82,10 +82,24 @@ static magdyn_world *make_world(magdyn_world_params *p, magdyn_magnet *a)
     return w;
 }
 
+static void usage(FILE *f, const char *name)
+{
+    fprintf(f, "usage: %s [--outdir DIR] [--extended] [--no-frames] [--help]\n"
+               "  Two block magnets: one held, one released above it at an angle, snaps on.\n"
+               "  --outdir DIR  write the CSV files, pictures and video into DIR (default snap-out)\n"
+               "  --extended    exact field of uniformly magnetised boxes (default: point dipoles)\n"
+               "  --no-frames   no animation frames or video\n"
+               "  --help        this text\n", name);
+}
+
 int main(int argc, char **argv)
 {
-    const char *dir = ".";
-    int extended = 0, frames = 1, i, nframe = 0;
+    static const struct option opts[] = {
+        {"outdir", required_argument, 0, 'o'}, {"extended", no_argument, 0, 'x'},
+        {"no-frames", no_argument, 0, 'n'},    {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    const char *dir = "snap-out";
+    int extended = 0, frames = 1, c, nframe = 0;
     double t_hit = -1.0;
     char path[1024], cap[256];
     FILE *csv, *log;
@@ -97,14 +111,16 @@ int main(int argc, char **argv)
     magdyn_world_stats st;
     magdyn_status s;
 
-    for (i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--extended")) extended = 1;
-        else if (!strcmp(argv[i], "--no-frames")) frames = 0;
-        else if (argv[i][0] == '-') {
-            fprintf(stderr, "usage: %s [outdir] [--extended] [--no-frames]\n", argv[0]);
-            return 2;
-        } else dir = argv[i];
+    while ((c = getopt_long(argc, argv, "o:xnh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': dir = optarg; break;
+        case 'x': extended = 1; break;
+        case 'n': frames = 0; break;
+        case 'h': usage(stdout, argv[0]); return 0;
+        default: usage(stderr, argv[0]); return 2;
+        }
     }
+    if (optind < argc) { usage(stderr, argv[0]); return 2; }
     if (render_mkdir(dir) != 0) { perror(dir); return 1; }
     snprintf(path, sizeof path, "%s/frames", dir);
     if (frames && render_available() && render_mkdir(path) != 0) { perror(path); return 1; }

@@ -1,5 +1,5 @@
 /*
- * sweep.c - a parameter sweep of seed 000's snap scenario: the released
+ * sweep.c - a parameter sweep of the snap scenario: the released
  * magnet's tilt (0..90 degrees about y) against its sideways offset
  * (0..20 mm), each case run to 0.3 s with point dipoles.  For every case it
  * records the time of first contact, the number of collisions, and where
@@ -8,16 +8,24 @@
  * found it) each rank takes every size-th case and rank 0 gathers the table;
  * without it the same loop runs serially.
  *
- *   examples/sweep [out.csv]            (default sweep.csv)
- *   mpirun -n 2 examples/sweep [out.csv]
+ *   examples/sweep [--outdir DIR] [--help]
+ *   mpirun -n 2 examples/sweep [--outdir DIR]
+ *
+ * Prints the table and writes it as DIR/sweep.csv (DIR by default
+ * "sweep-out", created when missing).
  *
  * Magnets as in examples/snap: N42 NdFeB 20 x 10 x 5 mm, Br 1.3 T, 7.5 g,
  * restitution 0.5, friction 0.3; magnet 0 held at the origin, north up;
  * magnet 1 released at rest with its centre 50 mm up.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "config.h"
 #include <stdio.h>
 #include <math.h>
+#include <errno.h>
+#include <getopt.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <magdyn.h>
 #ifdef HAVE_MPI
 #include <mpi.h>
@@ -53,10 +61,7 @@ static int run_case(int k, outcome *out)
 {
     double vol = 0.020 * 0.010 * 0.005, t_hit = -1.0;
     magdyn_world_params p = magdyn_world_params_default();
-    magdyn_magnet a = {{0.010, 0.005, 0.0025}, 7500.0 * vol,
-                       {0, 0, magdyn_moment_from_remanence(1.3, vol)},
-                       {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, {0, 0, 0}, 1};
-    magdyn_magnet b = a;
+    magdyn_magnet a = magdyn_magnet_default(), b;
     magdyn_world_stats st;
     magdyn_world *w;
     int ok;
@@ -64,6 +69,11 @@ static int run_case(int k, outcome *out)
     p.friction = 0.3;
     p.on_collision = first_hit;
     p.user = &t_hit;
+    a.half = magdyn_v3(0.010, 0.005, 0.0025);
+    a.mass = 7500.0 * vol;
+    a.moment = magdyn_v3(0, 0, magdyn_moment_from_remanence(1.3, vol));
+    a.fixed = 1;
+    b = a;
     out->tilt_deg = 10.0 * (k / N_OFFSET);
     out->offset = 0.005 * (k % N_OFFSET);
     b.fixed = 0;
@@ -91,17 +101,46 @@ static const char *verdict(const outcome *o)
     return "tilted";
 }
 
+static void usage(FILE *f, const char *name)
+{
+    fprintf(f, "usage: %s [--outdir DIR] [--help]\n"
+               "  The snap scenario over 10 release tilts x 5 offsets; in parallel under mpirun\n"
+               "  when built with MPI.\n"
+               "  --outdir DIR  write sweep.csv into DIR (default sweep-out)\n"
+               "  --help        this text\n", name);
+}
+
 int main(int argc, char **argv)
 {
-    const char *path = argc > 1 ? argv[1] : "sweep.csv";
+    static const struct option opts[] = {
+        {"outdir", required_argument, 0, 'o'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    const char *dir = "sweep-out";
+    char path[1024];
     outcome res[N_CASES];
-    int rank = 0, size = 1, k, failed = 0;
+    int rank = 0, size = 1, k, failed = 0, c, bad = 0, help = 0, unwritten = 0;
     FILE *f;
 #ifdef HAVE_MPI
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 #endif
+    if (rank != 0) opterr = 0;                 /* one rank reports bad options */
+    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': dir = optarg; break;
+        case 'h': help = 1; break;
+        default: bad = 1; break;
+        }
+    }
+    if (optind < argc) bad = 1;
+    if (help || bad) {
+        if (rank == 0) usage(help && !bad ? stdout : stderr, argv[0]);
+#ifdef HAVE_MPI
+        MPI_Finalize();
+#endif
+        return bad ? 2 : 0;
+    }
+    snprintf(path, sizeof path, "%s/sweep.csv", dir);
     for (k = 0; k < N_CASES; k++) res[k] = (outcome){0, 0, NAN, NAN, NAN};
     for (k = rank; k < N_CASES; k += size)
         if (run_case(k, &res[k]) != 0) failed++;
@@ -126,7 +165,10 @@ int main(int argc, char **argv)
         for (k = 0; k < N_CASES; k++)
             printf("%9.0f %10.0f %18.2f %11.0f %14.3f  %s\n", res[k].tilt_deg, res[k].offset * 1e3,
                    res[k].t_hit * 1e3, res[k].collisions, res[k].end_tilt_deg, verdict(&res[k]));
-        if ((f = fopen(path, "w"))) {
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+            perror(dir);
+            unwritten = 1;
+        } else if ((f = fopen(path, "w"))) {
             fprintf(f, "tilt_deg,offset_m,first_contact_s,collisions,end_tilt_deg,end\n");
             for (k = 0; k < N_CASES; k++)
                 fprintf(f, "%g,%g,%.9g,%.0f,%.6g,%s\n", res[k].tilt_deg, res[k].offset, res[k].t_hit,
@@ -134,12 +176,13 @@ int main(int argc, char **argv)
             fclose(f);
             printf("table: %s\n", path);
         } else {
-            fprintf(stderr, "cannot write %s\n", path);
+            perror(path);
+            unwritten = 1;
         }
         if (failed) fprintf(stderr, "%d cases failed to run\n", failed);
     }
 #ifdef HAVE_MPI
     MPI_Finalize();
 #endif
-    return failed ? 1 : 0;
+    return failed || unwritten ? 1 : 0;
 }

@@ -1,5 +1,7 @@
 #!/bin/sh
-# Every man page must pass mandoc -Tlint without warnings.
+# Every man page must pass mandoc -Tlint without warnings, and every page
+# of section 3 has SYNOPSIS, DESCRIPTION, RETURN VALUES, EXAMPLES, ERRORS and
+# SEE ALSO (test/man_examples.sh compiles and runs the EXAMPLES).
 : "${MANDOC:=mandoc}"
 src="${top_srcdir:-.}"
 status=0
@@ -8,5 +10,12 @@ for f in "$src"/man/man3/*.3 "$src"/man/man7/*.7; do
     out=$("$MANDOC" -Tlint -W warning "$f" 2>&1)
     if [ -n "$out" ]; then echo "$out"; status=1; fi
 done
-[ $status -eq 0 ] && echo "all man pages lint clean"
+# Every function page has the sections a user looks for.
+for f in "$src"/man/man3/*.3; do
+    [ -f "$f" ] || continue
+    for sec in SYNOPSIS DESCRIPTION "RETURN VALUES" EXAMPLES ERRORS "SEE ALSO"; do
+        grep -qx "\.Sh $sec" "$f" || { echo "$(basename "$f"): no $sec section"; status=1; }
+    done
+done
+[ $status -eq 0 ] && echo "all man pages lint clean and have their sections"
 exit $status
