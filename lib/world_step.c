@@ -89,7 +89,10 @@ static magdyn_status step(magdyn_world *w, double t_end)
     if (nfly > 0) {
         h = fmin(h, w->p.max_step);
         if ((s = magdyn_wi_flight_bound(w, &h)) != MAGDYN_OK) return s;
-        if (!(h > 1e-15 * fmax(1.0, fabs(w->t)))) return MAGDYN_ENOCONV;
+        /* no progress: the bound cut the step to the rounding of the time
+           (a remaining interval that small is itself taken: an advance by
+           one ulp is a step of one ulp) */
+        if (!(h > 1e-15 * fmax(1.0, fabs(w->t))) && h < t_end - w->t) return MAGDYN_ENOCONV;
         if ((s = magdyn_wi_flight(w, h, &hf)) != MAGDYN_OK) return s;
         if ((s = magdyn_wi_flight_contact(w, hf, &theta)) != MAGDYN_OK) return s;
         h = theta < 1.0 ? theta * hf : hf;

@@ -339,6 +339,38 @@ START_TEST(empty_world_advances)
 END_TEST
 
 /*
+ * An advance by one ulp of the time is a step of one ulp (the examples'
+ * frame clock asked for 0.01 and then 0.010000000000000002, and the world
+ * answered MAGDYN_ENOCONV): two N42 cubes 5 cm apart (dipole force 2e-2 N,
+ * speeds of 1e-5 m/s after 10 ms) end at the asked time, moved by no more
+ * than their speed times the ulp, and advance on as before.
+ */
+START_TEST(advance_by_one_ulp)
+{
+    magdyn_world *w = magdyn_world_new(NULL);
+    magdyn_magnet a = magdyn_magnet_default(), b, a0, a1;
+    double t1 = nextafter(0.01, 1.0);
+    a.half = magdyn_v3(0.005, 0.005, 0.005);
+    a.mass = 7.5e-3;
+    a.moment = magdyn_v3(0, 0, 1.3 * 1e-6 / MAGDYN_MU0);
+    b = a;
+    b.position.x = 0.05;
+    ck_assert_int_eq(magdyn_world_add(w, &a), 0);
+    ck_assert_int_eq(magdyn_world_add(w, &b), 1);
+    ck_assert_int_eq(magdyn_world_advance(w, 0.01), MAGDYN_OK);
+    magdyn_world_get(w, 0, &a0);
+    ck_assert_int_eq(magdyn_world_advance(w, t1), MAGDYN_OK);
+    ck_assert(magdyn_world_time(w) == t1);
+    magdyn_world_get(w, 0, &a1);
+    ck_assert_double_le(magdyn_vec3_dist(a0.position, a1.position),
+                        2.0 * (t1 - 0.01) * magdyn_vec3_norm(a0.velocity) + 1e-18);
+    ck_assert_int_eq(magdyn_world_advance(w, 0.02), MAGDYN_OK);
+    ck_assert(magdyn_world_time(w) == 0.02);
+    magdyn_world_free(w);
+}
+END_TEST
+
+/*
  * Found by fuzz/fuzz_world.c (fuzz/corpus/world/regress-extreme-moment.bin):
  * a magnet of moment 7e274 A m^2 (extended-cuboid model) 3 cm from another.
  * The first step estimate underflowed to h = 0, which the error control
@@ -386,6 +418,7 @@ int main(void)
     tcase_add_test(tc, cuboid_model_free_flight);
     tcase_add_test(tc, bad_input);
     tcase_add_test(tc, empty_world_advances);
+    tcase_add_test(tc, advance_by_one_ulp);
     tcase_add_test(tc, extreme_moment_stops);
     suite_add_tcase(s, tc);
     return test_run_suite(s, CK_FORK);
