@@ -180,3 +180,22 @@ int magdyn_island_may_sleep(const magdyn_sleep_params *p, const int *members, in
     }
     return 1;
 }
+
+int magdyn_island_balanced(const magdyn_sleep_params *p, const int *members, int count,
+                           const magdyn_body_load *load, const magdyn_vec3 *applied)
+{
+    magdyn_vec3 net = magdyn_v3(0, 0, 0), app = magdyn_v3(0, 0, 0);
+    double scales = 0.0;
+    int k;
+    if (!p || !members || count < 1 || !load || !applied) return 0;
+    for (k = 0; k < count; k++) {
+        int i = members[k];
+        net = magdyn_vec3_add(net, load[i].net_force);
+        app = magdyn_vec3_add(app, applied[i]);
+        scales += load[i].force_scale;
+    }
+    /* what the island's contacts with the outside give: the net less the
+       applied (contacts inside cancel) */
+    return magdyn_vec3_norm(net) <= p->balance * (magdyn_vec3_norm(app) + magdyn_vec3_dist(net, app)
+                                                  + 1e-3 * scales);
+}

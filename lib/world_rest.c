@@ -220,7 +220,8 @@ magdyn_status magdyn_wi_sleep(magdyn_world *w, double h)
     for (k = 0; s == MAGDYN_OK && k < w->nisl; k++) {
         const int *m = w->imem + w->istart[k];
         int cnt = w->istart[k + 1] - w->istart[k];
-        if (cnt < 1 || w->role[m[0]] == ROLE_ASLEEP || !magdyn_island_may_sleep(&sp, m, cnt, w->slow))
+        if (cnt < 1 || w->role[m[0]] == ROLE_ASLEEP || !magdyn_island_may_sleep(&sp, m, cnt, w->slow)
+            || !magdyn_island_balanced(&sp, m, cnt, ld, w->F))
             continue;
         for (q = 0; q < cnt; q++) {
             i = m[q];

@@ -246,6 +246,53 @@ static magdyn_body_load resting(void)
     return l;
 }
 
+/*
+ * A clump of two 10 mm N42 cubes (7.5 g each) pulling on each other with
+ * 20 N, on a plate: each body's net force is within 1e-3 of the 20 N on it
+ * whether or not the pair accelerates, so only the island's sum tells.
+ * Sliding down a frictionless slope at 0.1 m/s^2 the island's net force,
+ * 1.5e-3 N, is 5e-3 of the external forces (weight 0.147 N and the plate's
+ * push, equal): not balanced; at rest, with the internal forces cancelling
+ * to 1e-8, it is.  (Newton's second law for the island's centre of mass:
+ * the internal forces cancel in the sum.)
+ */
+START_TEST(island_balance_sees_through_internal_forces)
+{
+    magdyn_sleep_params p = magdyn_sleep_params_default();
+    magdyn_body_load ld[2];
+    magdyn_vec3 applied[2];
+    const int members[2] = {0, 1};
+    const double m = 7.5e-3, g = 9.81, pull = 20.0;
+    int sliding, k;
+    for (sliding = 0; sliding <= 1; sliding++) {
+        for (k = 0; k < 2; k++) {
+            double side = k ? -1.0 : 1.0, ax = sliding ? 0.1 : 0.0;
+            /* applied: weight (with the slope's component) and the pull */
+            applied[k] = magdyn_v3(m * ax + side * pull, 0, -m * g);
+            /* net: m a, with the rounding of a solve at 1e-8 of the pull */
+            ld[k].net_force = magdyn_v3(m * ax + side * 1e-8 * pull, 0, 0);
+            ld[k].net_torque = magdyn_v3(0, 0, 0);
+            ld[k].force_scale = magdyn_vec3_norm(applied[k]) + magdyn_vec3_dist(ld[k].net_force, applied[k]);
+            ld[k].torque_scale = 0.0;
+            /* each body alone passes */
+            ck_assert_double_le(magdyn_vec3_norm(ld[k].net_force), p.balance * ld[k].force_scale);
+        }
+        ck_assert_int_eq(magdyn_island_balanced(&p, members, 2, ld, applied), !sliding);
+    }
+    /* a floating pair, no weight: balanced to the solve's rounding */
+    for (k = 0; k < 2; k++) {
+        applied[k] = magdyn_v3(k ? -pull : pull, 0, 0);
+        ld[k].net_force = magdyn_v3((k ? -1e-8 : 2e-8) * pull, 0, 0);
+        ld[k].force_scale = 2.0 * pull;
+    }
+    ck_assert_int_eq(magdyn_island_balanced(&p, members, 2, ld, applied), 1);
+    ck_assert_int_eq(magdyn_island_balanced(NULL, members, 2, ld, applied), 0);
+    ck_assert_int_eq(magdyn_island_balanced(&p, members, 0, ld, applied), 0);
+    ck_assert_int_eq(magdyn_island_balanced(&p, members, 2, NULL, applied), 0);
+    ck_assert_int_eq(magdyn_island_balanced(&p, members, 2, ld, NULL), 0);
+}
+END_TEST
+
 /* 1/64 s is exact in binary: 3 steps 0.046875 s < 0.05 s <= 4 steps. */
 #define H (1.0 / 64)
 
@@ -497,6 +544,7 @@ int main(void)
     tcase_add_test(ts, fixed_bodies_never_block);
     tcase_add_test(ts, isolated_body_without_forces_is_balanced);
     tcase_add_test(ts, may_sleep_edge_cases);
+    tcase_add_test(ts, island_balance_sees_through_internal_forces);
     tcase_add_test(ts, bad_sleep_input_leaves_slow_time_untouched);
     suite_add_tcase(s, ts);
     return test_run_suite(s, CK_FORK);

@@ -85,6 +85,22 @@ MAGDYN_API magdyn_status magdyn_sleep_update(const magdyn_sleep_params *p, int n
 MAGDYN_API int magdyn_island_may_sleep(const magdyn_sleep_params *p, const int *members, int count,
                                        const double *slow_time);
 
+/*
+ * 1 when the island of the count bodies listed in members (indices into
+ * load and applied, not checked) is balanced as a whole: the sum of their
+ * net forces is within p->balance of the forces on the island from outside
+ * it, |sum applied| + |sum (net - applied)| (applied [N]: gravity, fields
+ * and magnets; the rest is contact), plus p->balance 1e-3 of the sum of the
+ * bodies' force scales (the internal forces cancel only to the accuracy of
+ * the contact solve).  Each body's own test (magdyn_sleep_update) compares
+ * its net force with every force on it, which inside a clump of magnets is
+ * the pull of its neighbours, a hundred times its weight: a clump sliding
+ * down a frictionless slope passes it body by body but not as a whole.
+ * 0 for NULL or count < 1.
+ */
+MAGDYN_API int magdyn_island_balanced(const magdyn_sleep_params *p, const int *members, int count,
+                                      const magdyn_body_load *load, const magdyn_vec3 *applied);
+
 #ifdef __cplusplus
 }
 #endif
