@@ -31,13 +31,25 @@
 /* Most halvings of a step whose solve leaves a contact sunk too deep. */
 #define MAX_HALVINGS 3
 
+/* Longest step [s] over which the spin of b keeps the curvature of its
+ * points' paths, which the velocity-level step misses (a point at r from
+ * the centre leaves its tangent by r (w h)^2 / 2), within contact_tol. */
+static double spin_step(const magdyn_world *w, const magdyn_body *b)
+{
+    double om = magdyn_vec3_norm(b->omega), r = magdyn_vec3_norm(b->half);
+    return om > 0.0 && !b->fixed ? sqrt(2.0 * w->p.contact_tol / r) / om : INFINITY;
+}
+
 double magdyn_wi_island_bound(const magdyn_world *w)
 {
-    double v = 0.0;
+    double v = 0.0, h = w->p.contact_step;
     int i;
     for (i = 0; i < w->n; i++)
-        if (w->role[i] == ROLE_CONTACT) v = fmax(v, magdyn_body_point_speed(&w->b[i]));
-    return v > 0.0 ? fmin(w->p.contact_step, CONTACT_STEP_LENGTH * w->lmin / v) : w->p.contact_step;
+        if (w->role[i] == ROLE_CONTACT) {
+            v = fmax(v, magdyn_body_point_speed(&w->b[i]));
+            h = fmin(h, spin_step(w, &w->b[i]));
+        }
+    return v > 0.0 ? fmin(h, CONTACT_STEP_LENGTH * w->lmin / v) : h;
 }
 
 /* The first contact of the last step between a and b (contacts are kept
@@ -273,13 +285,15 @@ static magdyn_status impacts(magdyn_world *w, int *count)
     return s;
 }
 
-/* Largest distance [m] a point of a touching magnet moves in h. */
-static double travel(const magdyn_world *w, double h)
+/* Largest distance [m] a point of a touching magnet moves in h, as a
+ * share of the limit (> 1: too far), or of its spin's limit on h. */
+static double travel(const magdyn_world *w, double h, double limit)
 {
     double d = 0.0;
     int i;
     for (i = 0; i < w->n; i++)
-        if (w->role[i] == ROLE_CONTACT) d = fmax(d, h * magdyn_body_point_speed(&w->b[i]));
+        if (w->role[i] == ROLE_CONTACT)
+            d = fmax(d, fmax(h * magdyn_body_point_speed(&w->b[i]) / limit, h / spin_step(w, &w->b[i])));
     return d;
 }
 
@@ -416,8 +430,8 @@ magdyn_status magdyn_wi_island_step(magdyn_world *w, double *h, double hprev)
            or would end sunk deeper than contact_tol (the solver stops short
            of exact by an amount that scales with the step's force kick) */
         for (halvings = 0; s == MAGDYN_OK && *h > 1e-9 * w->p.contact_step;) {
-            double d = travel(w, *h), deep;
-            if (d > limit) *h *= 0.7 * limit / d;
+            double d = travel(w, *h, limit), deep;
+            if (d > 1.0) *h *= 0.7 / d;
             else if (halvings < MAX_HALVINGS && (deep = sink(w, *h)) > w->p.contact_tol
                      && deep > sink(w, 0.0)) {
                 *h *= 0.5;
