@@ -85,7 +85,7 @@ static void random_collisions(long n)
 
 int main(void)
 {
-    magdyn_gas_params p = {60, 60, 1};
+    magdyn_gas_params p = {.width = 60, .height = 60, .periodic = 1};
     magdyn_gas *g = magdyn_gas_new(&p);
     magdyn_gas_observables o, od, e0;
     double t = 0, sum_t = 0, sum_r = 0, sum_d = 0;

@@ -53,9 +53,9 @@ static int run_case(int k, outcome *out)
 {
     double vol = 0.020 * 0.010 * 0.005, t_hit = -1.0;
     magdyn_world_params p = magdyn_world_params_default();
-    magdyn_magnet a = {{0.010, 0.005, 0.0025}, 7500.0 * vol,
-                       {0, 0, magdyn_moment_from_remanence(1.3, vol)},
-                       {0, 0, 0}, {0, 0, 0}, {1, 0, 0, 0}, {0, 0, 0}, 1};
+    magdyn_magnet a = {.half = {0.010, 0.005, 0.0025}, .mass = 7500.0 * vol,
+                       .moment = {0, 0, magdyn_moment_from_remanence(1.3, vol)},
+                       .orientation = {1, 0, 0, 0}, .fixed = true};
     magdyn_magnet b = a;
     magdyn_world_stats st;
     magdyn_world *w;

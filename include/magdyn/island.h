@@ -48,6 +48,7 @@ typedef struct {
     double speed;    /* [m/s] slow: no point faster, |v| + |omega| half diagonal */
     double time;     /* [s] how long every body must have been slow and balanced */
     double balance;  /* |net force| <= balance * force_scale, likewise the torque */
+    magdyn_reserved reserved[4];  /* zero (magdyn(7), ABI POLICY) */
 } magdyn_sleep_params;
 
 /* speed 1e-4 m/s, time 0.05 s, balance 1e-3. */
@@ -78,12 +79,12 @@ MAGDYN_API magdyn_status magdyn_sleep_update(const magdyn_sleep_params *p, int n
                                              const magdyn_body_load *load, double h,
                                              double *slow_time);
 
-/* 1 when every one of the count bodies listed in members (indices into
+/* true when every one of the count bodies listed in members (indices into
  * slow_time, not checked) has slow_time of at least p->time and above 0 (so
- * with p->time 0 a body must still have passed the last update); 0
- * otherwise and for NULL or count < 1. */
-MAGDYN_API int magdyn_island_may_sleep(const magdyn_sleep_params *p, const int *members, int count,
-                                       const double *slow_time);
+ * with p->time 0 a body must still have passed the last update); false
+ * otherwise, for NULL, count < 1, or params magdyn_sleep_update refuses. */
+MAGDYN_API bool magdyn_island_may_sleep(const magdyn_sleep_params *p, const int *members, int count,
+                                        const double *slow_time);
 
 #ifdef __cplusplus
 }

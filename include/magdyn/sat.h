@@ -54,7 +54,7 @@ typedef struct { magdyn_vec3 center; magdyn_quat orientation; magdyn_vec3 half; 
  * along +a_i or +b_j.
  */
 typedef struct {
-    int overlap;          /* 1 when the boxes intersect or touch */
+    bool overlap;         /* the boxes intersect or touch */
     double separation;    /* the largest signed separation over the 15 axes: > 0 a gap,
                              < 0 minus the exact minimum penetration (no bias to faces) */
     magdyn_vec3 normal;   /* unit, from b towards a */
@@ -148,7 +148,7 @@ typedef struct { magdyn_vec2 center; double angle; magdyn_vec2 half; } magdyn_re
  * b (a preferred on ties within 1e-12 of the sizes).
  */
 typedef struct {
-    int overlap;          /* 1 when the rectangles intersect or touch */
+    bool overlap;         /* the rectangles intersect or touch */
     double separation;
     magdyn_vec2 normal;   /* unit, from b towards a */
     int axis;
