@@ -99,6 +99,25 @@ MAGDYN_API magdyn_status magdyn_obb_overlap_pairs(int nboxes, const magdyn_obb *
                                                   const int *pairs, int *overlap);
 
 /*
+ * The widest vector instructions a batched call may use.  Every choice
+ * gives the same answers to the last bit; a narrower one is there to test
+ * and time the paths on one machine.  A call never uses instructions the
+ * processor lacks: it takes the widest path the processor has, up to the
+ * one asked for.
+ */
+typedef enum {
+    MAGDYN_SIMD_AUTO = 0,  /* the widest the processor has (AVX-512, AVX2, or none) */
+    MAGDYN_SIMD_NONE = 1,  /* one pair at a time */
+    MAGDYN_SIMD_AVX2 = 2   /* at most AVX2 */
+} magdyn_simd;
+
+/* magdyn_obb_overlap_pairs on the paths simd allows (MAGDYN_EINVAL for a
+ * value not in magdyn_simd; otherwise the same statuses). */
+MAGDYN_API magdyn_status magdyn_obb_overlap_pairs_simd(int nboxes, const magdyn_obb *boxes,
+                                                       int npairs, const int *pairs, int *overlap,
+                                                       magdyn_simd simd);
+
+/*
  * The same test with a status: MAGDYN_OK and *out filled, or the status of
  * magdyn_obb_check for the first bad box (MAGDYN_EINVAL for NULL out) and
  * *out untouched.
