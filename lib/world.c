@@ -231,7 +231,7 @@ int magdyn_world_add(magdyn_world *w, const magdyn_magnet *m)
     if (w->busy) return MAGDYN_ESTATE;
     s = magnet_check(m);
     if (s != MAGDYN_OK) return s;
-    if (w->n >= (1 << 24)) return MAGDYN_ENOMEM;
+    if (w->n >= MAGDYN_WORLD_MAX_MAGNETS) return MAGDYN_ERANGE;
     s = magdyn_body_init(&b, m->half, m->mass, m->position, m->orientation, m->fixed);
     if (s != MAGDYN_OK) return s;
     if (!b.fixed) {

@@ -57,7 +57,8 @@ typedef struct {
     double sleep_balance;     /* equilibrium: net force and torque within this fraction of
                                  the forces and torques acting (also the change that wakes) */
     int solver_iterations;    /* most projected Gauss-Seidel sweeps of one impulse solve, >= 1 */
-    double solver_tolerance;  /* impulse solver's stopping tolerance (impulse.h), >= 0 */
+    double solver_tolerance;  /* impulse solver's stopping tolerance (impulse.h), >= 0; an
+                                 impact's solve uses the smaller of it and 1e-12 */
     long long max_steps;      /* most steps one magdyn_world_advance takes, >= 0; 0: no limit.
                                  Beyond it advance stops with MAGDYN_EBUDGET */
     bool (*cancel)(void *user);  /* may be NULL; asked before every step of an advance, with
@@ -100,6 +101,9 @@ typedef struct {
 MAGDYN_API magdyn_magnet magdyn_magnet_default(void);
 typedef struct magdyn_world magdyn_world;
 
+/* The most magnets one world holds (magdyn_world_add: MAGDYN_ERANGE beyond). */
+#define MAGDYN_WORLD_MAX_MAGNETS (1 << 24)
+
 /*
  * A step moves each magnet by what it is doing:
  *  - magnets that touch nothing fly: Dormand-Prince 5(4) with step control
@@ -131,7 +135,8 @@ typedef struct magdyn_world magdyn_world;
  *   extent, and |m| |B0| for the field), MAGDYN_ENORM (||q| - 1| > 1e-9),
  *   MAGDYN_EOVERLAP (interpenetrates a magnet already placed by more than
  *   contact_tol), MAGDYN_ESTATE (called from the world's own collision
- *   callback), MAGDYN_ENOMEM; the world is unchanged then.
+ *   callback), MAGDYN_ERANGE (the world holds MAGDYN_WORLD_MAX_MAGNETS
+ *   already), MAGDYN_ENOMEM; the world is unchanged then.
  * magdyn_world_advance: to time t_end [s]; MAGDYN_EINVAL (NULL),
  *   MAGDYN_ENONFINITE (t_end), MAGDYN_ESTATE (t_end before now, or called
  *   from the world's own collision callback; nothing changes), the status
