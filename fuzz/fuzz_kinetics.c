@@ -136,7 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     magdyn_rough_disc_collide(&ra, &rb, e, horizon);
 
     /* A small gas. */
-    magdyn_gas_params gp = {width, height, (int)(flags & 1)};
+    magdyn_gas_params gp = {.width = width, .height = height, .periodic = (int)(flags & 1)};
     magdyn_gas *g = magdyn_gas_new(&gp);
     if (!g) return 0;
     if (flags & 2) (void)magdyn_gas_set_restitution(g, e, e);

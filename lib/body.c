@@ -22,7 +22,7 @@ static magdyn_status check_fields(magdyn_vec3 half, double mass, magdyn_vec3 pos
 }
 
 magdyn_status magdyn_body_init(magdyn_body *out, magdyn_vec3 half, double mass,
-                               magdyn_vec3 position, magdyn_quat orientation, int fixed)
+                               magdyn_vec3 position, magdyn_quat orientation, bool fixed)
 {
     magdyn_status s;
     magdyn_body b;
@@ -43,7 +43,7 @@ magdyn_status magdyn_body_init(magdyn_body *out, magdyn_vec3 half, double mass,
     (void)magdyn_quat_normalize(orientation, &b.orientation);
     b.velocity = magdyn_v3(0, 0, 0);
     b.omega = magdyn_v3(0, 0, 0);
-    b.fixed = fixed != 0;
+    b.fixed = fixed;
     *out = b;
     return MAGDYN_OK;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <math.h>
 #include "gas_impl.h"
+#include "reserved.h"
 
 /* Contact tolerance of the overlap test when adding (relative). */
 #define ADD_OVERLAP_TOL 1e-12
@@ -24,22 +25,31 @@
 
 magdyn_gas_params magdyn_gas_params_default(void)
 {
-    magdyn_gas_params p = {1.0, 1.0, 1};
+    magdyn_gas_params p = {.width = 1.0, .height = 1.0, .periodic = true};
     return p;
+}
+
+magdyn_status magdyn_gas_create(const magdyn_gas_params *params, magdyn_gas **out)
+{
+    magdyn_gas *g;
+    if (!out) return MAGDYN_EINVAL;
+    *out = NULL;
+    if (!params || !MAGDYN_RESERVED_OK(params)
+        || !(params->width >= GAS_LEN_MIN && params->width <= GAS_LEN_MAX)
+        || !(params->height >= GAS_LEN_MIN && params->height <= GAS_LEN_MAX))
+        return MAGDYN_EINVAL;
+    g = calloc(1, sizeof *g);
+    if (!g) return MAGDYN_ENOMEM;
+    g->par = *params;
+    g->e_pair = g->e_wall = 1.0;
+    *out = g;
+    return MAGDYN_OK;
 }
 
 magdyn_gas *magdyn_gas_new(const magdyn_gas_params *params)
 {
     magdyn_gas *g;
-    if (!params || !(params->width >= GAS_LEN_MIN && params->width <= GAS_LEN_MAX) ||
-        !(params->height >= GAS_LEN_MIN && params->height <= GAS_LEN_MAX))
-        return NULL;
-    g = calloc(1, sizeof *g);
-    if (!g) return NULL;
-    g->par = *params;
-    g->par.periodic = params->periodic != 0;
-    g->e_pair = g->e_wall = 1.0;
-    return g;
+    return magdyn_gas_create(params, &g) == MAGDYN_OK ? g : NULL;
 }
 
 void magdyn_gas_free(magdyn_gas *g)

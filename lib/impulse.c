@@ -6,17 +6,20 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "impulse_impl.h"
+#include "reserved.h"
 
 magdyn_impulse_params magdyn_impulse_params_default(void)
 {
     magdyn_impulse_params p;
+    memset(&p, 0, sizeof p);
     p.restitution = 0.5;
     p.friction = 0.3;
     p.bounce_speed = 1e-3;
     p.max_iterations = 20000;
     p.tolerance = 1e-12;
-    p.warm_start = 0;
+    p.warm_start = false;
     return p;
 }
 
@@ -121,7 +124,8 @@ static magdyn_status validate(const magdyn_body *bs, int nb, const magdyn_contac
         || !isfinite(p->tolerance))
         return MAGDYN_ENONFINITE;
     if (p->restitution < 0.0 || p->restitution > 1.0 || p->friction < 0.0
-        || p->max_iterations < 1 || p->tolerance < 0.0 || p->bounce_speed < 0.0)
+        || p->max_iterations < 1 || p->tolerance < 0.0 || p->bounce_speed < 0.0
+        || !MAGDYN_RESERVED_OK(p))
         return MAGDYN_EINVAL;
     for (i = 0; i < nc; i++) {
         const magdyn_contact *ci = &c[i];
@@ -432,6 +436,7 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
     if (patched)
         for (q = 0; q < nc; q++)
             if (c[q].manifold.count > 0) impulse_patch_write(&patch[q], &c[q], c[q].impulse);
+    memset(&st, 0, sizeof st);
     st.iterations = it;
     st.converged = converged;
     st.restitution_dropped = dropped;

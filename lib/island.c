@@ -1,7 +1,9 @@
 /* island.c - islands of touching bodies and the sleep test (layer 3). */
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 #include <magdyn/island.h>
+#include "reserved.h"
 
 /*
  * The union-find forest lives in the caller's island[] array: a slot >= 0
@@ -104,6 +106,7 @@ magdyn_status magdyn_islands(int n, const unsigned char *fixed, int npairs, cons
 magdyn_sleep_params magdyn_sleep_params_default(void)
 {
     magdyn_sleep_params p;
+    memset(&p, 0, sizeof p);
     p.speed = 1e-4;
     p.time = 0.05;
     p.balance = 1e-3;
@@ -113,7 +116,7 @@ magdyn_sleep_params magdyn_sleep_params_default(void)
 static int params_ok(const magdyn_sleep_params *p)
 {
     return p && isfinite(p->speed) && p->speed >= 0.0 && isfinite(p->time) && p->time >= 0.0
-           && isfinite(p->balance) && p->balance >= 0.0;
+           && isfinite(p->balance) && p->balance >= 0.0 && MAGDYN_RESERVED_OK(p);
 }
 
 static magdyn_status check_load(const magdyn_body_load *l)
@@ -168,26 +171,26 @@ magdyn_status magdyn_sleep_update(const magdyn_sleep_params *p, int n, const mag
     return MAGDYN_OK;
 }
 
-int magdyn_island_may_sleep(const magdyn_sleep_params *p, const int *members, int count,
-                            const double *slow_time)
+bool magdyn_island_may_sleep(const magdyn_sleep_params *p, const int *members, int count,
+                             const double *slow_time)
 {
     int k;
-    if (!p || !members || count < 1 || !slow_time) return 0;
+    if (!params_ok(p) || !members || count < 1 || !slow_time) return false;
     for (k = 0; k < count; k++) {
         double t = slow_time[members[k]];
         /* t > 0: with p->time 0 a body must still have passed the last update */
-        if (!(t >= p->time && t > 0.0)) return 0;
+        if (!(t >= p->time && t > 0.0)) return false;
     }
-    return 1;
+    return true;
 }
 
-int magdyn_island_balanced(const magdyn_sleep_params *p, const int *members, int count,
-                           const magdyn_body_load *load, const magdyn_vec3 *applied)
+bool magdyn_island_balanced(const magdyn_sleep_params *p, const int *members, int count,
+                            const magdyn_body_load *load, const magdyn_vec3 *applied)
 {
     magdyn_vec3 net = magdyn_v3(0, 0, 0), app = magdyn_v3(0, 0, 0);
     double scales = 0.0;
     int k;
-    if (!p || !members || count < 1 || !load || !applied) return 0;
+    if (!params_ok(p) || !members || count < 1 || !load || !applied) return false;
     for (k = 0; k < count; k++) {
         int i = members[k];
         net = magdyn_vec3_add(net, load[i].net_force);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <math.h>
 #include <magdyn/ode.h>
+#include "reserved.h"
 
 /* Butcher tableau (table II.5.2); the system is autonomous, so the nodes
  * c2..c5 are not needed. */
@@ -57,6 +58,7 @@ struct magdyn_ode {
 magdyn_ode_params magdyn_ode_params_default(void)
 {
     magdyn_ode_params p;
+    memset(&p, 0, sizeof p);
     p.rtol = 1e-9;
     p.atol = 1e-12;
     p.max_step = 1e300;
@@ -66,7 +68,7 @@ magdyn_ode_params magdyn_ode_params_default(void)
 static int params_ok(const magdyn_ode_params *p)
 {
     return p->rtol > 0 && p->rtol < 1 && p->atol >= 0 && isfinite(p->atol)
-           && p->max_step > 0 && isfinite(p->max_step);
+           && p->max_step > 0 && isfinite(p->max_step) && MAGDYN_RESERVED_OK(p);
 }
 
 /* A zeroed block for n components, NULL on failure (also when the size

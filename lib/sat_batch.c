@@ -41,8 +41,6 @@
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
 #include <stdatomic.h>
-#include <stdlib.h>
-#include <string.h>
 #endif
 
 /* The answer for one pair, as the batch gives it: 1, 0, or -1 for a bad
@@ -896,30 +894,35 @@ BATCH_VARIANT(batch_avx512, "avx2,avx512f,avx512vl")
 
 enum { ISA_NONE, ISA_AVX2, ISA_AVX512 };
 
-/* The widest path the processor has, lowered by the environment variable
- * MAGDYN_BATCH_ISA = "avx2" or "none" (so that every path can be tested,
- * and compared, on one machine; it never raises).  Read once: a relaxed
- * atomic, as threads that race here store the same value.  The only state
- * the library keeps, and none a caller can see: every path gives the same
- * bits. */
-static int batch_isa(void)
+/* The widest path the processor has.  Asked once: a relaxed atomic, as
+ * threads that race here store the same value; a property of the machine,
+ * not state a caller can change or see. */
+static int cpu_isa(void)
 {
     static atomic_int isa = -1;
     int v = atomic_load_explicit(&isa, memory_order_relaxed);
     if (v < 0) {
-        const char *env = getenv("MAGDYN_BATCH_ISA");
         v = __builtin_cpu_supports("avx512vl") ? ISA_AVX512 : __builtin_cpu_supports("avx2") ? ISA_AVX2 : ISA_NONE;
-        if (env && strcmp(env, "avx2") == 0 && v > ISA_AVX2) v = ISA_AVX2;
-        if (env && strcmp(env, "none") == 0) v = ISA_NONE;
         atomic_store_explicit(&isa, v, memory_order_relaxed);
     }
     return v;
 }
 
-static void batch(const magdyn_obb *boxes, int npairs, const int *pairs, double margin, int *overlap,
-                  magdyn_manifold *man)
+/* The path for a call's setting: the widest the processor has, lowered to
+ * at most the one asked for (so every path can be tested and compared on
+ * one machine; every path gives the same bits). */
+static int batch_isa(magdyn_simd simd)
 {
-    int isa = batch_isa();
+    int v = cpu_isa();
+    if (simd == MAGDYN_SIMD_NONE) return ISA_NONE;
+    if (simd == MAGDYN_SIMD_AVX2 && v > ISA_AVX2) return ISA_AVX2;
+    return v;
+}
+
+static void batch(const magdyn_obb *boxes, int npairs, const int *pairs, double margin, int *overlap,
+                  magdyn_manifold *man, magdyn_simd simd)
+{
+    int isa = batch_isa(simd);
     if (isa == ISA_AVX512) {
         if (!man) overlap_avx512(boxes, npairs, pairs, overlap);
         else batch_avx512(boxes, npairs, pairs, margin, overlap, man);
@@ -935,8 +938,9 @@ static void batch(const magdyn_obb *boxes, int npairs, const int *pairs, double 
 #else
 
 static void batch(const magdyn_obb *boxes, int npairs, const int *pairs, double margin, int *overlap,
-                  magdyn_manifold *man)
+                  magdyn_manifold *man, magdyn_simd simd)
 {
+    (void)simd;
     batch_scalar(boxes, npairs, pairs, margin, overlap, man);
 }
 
@@ -969,21 +973,42 @@ static magdyn_status check_pairs(int nboxes, const magdyn_obb *boxes, int npairs
     return bad ? MAGDYN_EINVAL : MAGDYN_OK;
 }
 
+static int simd_ok(magdyn_simd simd)
+{
+    return simd == MAGDYN_SIMD_AUTO || simd == MAGDYN_SIMD_NONE || simd == MAGDYN_SIMD_AVX2;
+}
+
+magdyn_status magdyn_obb_overlap_pairs_simd(int nboxes, const magdyn_obb *boxes, int npairs,
+                                            const int *pairs, int *overlap, magdyn_simd simd)
+{
+    magdyn_status st = simd_ok(simd) ? check_pairs(nboxes, boxes, npairs, pairs, overlap)
+                                     : MAGDYN_EINVAL;
+    if (st == MAGDYN_OK && npairs > 0) batch(boxes, npairs, pairs, 0.0, overlap, NULL, simd);
+    return st;
+}
+
 magdyn_status magdyn_obb_overlap_pairs(int nboxes, const magdyn_obb *boxes, int npairs,
                                        const int *pairs, int *overlap)
 {
-    magdyn_status st = check_pairs(nboxes, boxes, npairs, pairs, overlap);
-    if (st == MAGDYN_OK && npairs > 0) batch(boxes, npairs, pairs, 0.0, overlap, NULL);
+    return magdyn_obb_overlap_pairs_simd(nboxes, boxes, npairs, pairs, overlap, MAGDYN_SIMD_AUTO);
+}
+
+magdyn_status magdyn_obb_manifold_pairs_simd(int nboxes, const magdyn_obb *boxes, int npairs,
+                                             const int *pairs, double margin, magdyn_manifold *out,
+                                             magdyn_simd simd)
+{
+    magdyn_status st;
+    if (!simd_ok(simd)) return MAGDYN_EINVAL;
+    if (isnan(margin) || isinf(margin)) return MAGDYN_ENONFINITE;
+    if (margin < 0.0) return MAGDYN_EINVAL;
+    st = check_pairs(nboxes, boxes, npairs, pairs, out);
+    if (st == MAGDYN_OK && npairs > 0) batch(boxes, npairs, pairs, margin, NULL, out, simd);
     return st;
 }
 
 magdyn_status magdyn_obb_manifold_pairs(int nboxes, const magdyn_obb *boxes, int npairs,
                                         const int *pairs, double margin, magdyn_manifold *out)
 {
-    magdyn_status st;
-    if (isnan(margin) || isinf(margin)) return MAGDYN_ENONFINITE;
-    if (margin < 0.0) return MAGDYN_EINVAL;
-    st = check_pairs(nboxes, boxes, npairs, pairs, out);
-    if (st == MAGDYN_OK && npairs > 0) batch(boxes, npairs, pairs, margin, NULL, out);
-    return st;
+    return magdyn_obb_manifold_pairs_simd(nboxes, boxes, npairs, pairs, margin, out,
+                                          MAGDYN_SIMD_AUTO);
 }

@@ -13,6 +13,8 @@ const char *magdyn_strerror(magdyn_status s)
     case MAGDYN_ENORM:      return "not a unit quaternion or a non-zero direction";
     case MAGDYN_ENOCONV:    return "iteration did not converge";
     case MAGDYN_ERANGE:     return "out of range (outside the container, or beyond double precision)";
+    case MAGDYN_EBUDGET:    return "stopped at the step budget (call again to go on)";
+    case MAGDYN_ECANCELED:  return "canceled by the caller's callback (call again to go on)";
     }
     return "unknown status";
 }

@@ -1,5 +1,6 @@
 /* toi.c - time of impact of two moving boxes (layer 2). */
 #include <math.h>
+#include <string.h>
 #include <magdyn/toi.h>
 
 /* conservative-advancement steps before MAGDYN_ENOCONV */
@@ -94,6 +95,7 @@ static magdyn_status finish(magdyn_toi_result *out, const toi_probe *p, const to
     out->separation = at->s;
     out->normal = at->n;
     out->iterations = (int)p->evals;
+    memset(out->reserved, 0, sizeof out->reserved);
     return MAGDYN_OK;
 }
 

@@ -14,6 +14,7 @@
 #include <magdyn/sat.h>
 #include <magdyn/contact.h>
 #include "world_impl.h"
+#include "reserved.h"
 
 magdyn_magnet magdyn_magnet_default(void)
 {
@@ -67,6 +68,7 @@ static int params_ok(const magdyn_world_params *p)
     if (!(p->sleep_balance >= 0) || !isfinite(p->sleep_balance)) return 0;
     if (p->solver_iterations < 1 || !(p->solver_tolerance >= 0) || !isfinite(p->solver_tolerance))
         return 0;
+    if (p->max_steps < 0 || !MAGDYN_RESERVED_OK(p)) return 0;
     return 1;
 }
 
@@ -77,27 +79,36 @@ double magdyn_wi_clock(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-magdyn_world *magdyn_world_new(const magdyn_world_params *params)
+magdyn_status magdyn_world_create(const magdyn_world_params *params, magdyn_world **out)
 {
     magdyn_world *w;
-    magdyn_world_params p = params ? *params : magdyn_world_params_default();
-    if (!params_ok(&p)) return NULL;
+    magdyn_world_params p;
+    magdyn_ode_params op = magdyn_ode_params_default();
+    magdyn_status s;
+    if (!out) return MAGDYN_EINVAL;
+    *out = NULL;
+    p = params ? *params : magdyn_world_params_default();
+    if (!params_ok(&p)) return MAGDYN_EINVAL;
     w = calloc(1, sizeof *w);
-    if (!w) return NULL;
+    if (!w) return MAGDYN_ENOMEM;
     w->p = p;
     w->lmin = INFINITY;
     w->last_impact = -1.0;
-    {
-        magdyn_ode_params op = magdyn_ode_params_default();
-        op.rtol = p.rtol;
-        op.atol = p.atol;
-        op.max_step = p.max_step;
-        if (magdyn_ode_create(0, &op, &w->ode) != MAGDYN_OK) {
-            free(w);
-            return NULL;
-        }
+    op.rtol = p.rtol;
+    op.atol = p.atol;
+    op.max_step = p.max_step;
+    if ((s = magdyn_ode_create(0, &op, &w->ode)) != MAGDYN_OK) {
+        free(w);
+        return s;
     }
-    return w;
+    *out = w;
+    return MAGDYN_OK;
+}
+
+magdyn_world *magdyn_world_new(const magdyn_world_params *params)
+{
+    magdyn_world *w;
+    return magdyn_world_create(params, &w) == MAGDYN_OK ? w : NULL;
 }
 
 static void release(magdyn_world *w)
@@ -199,7 +210,7 @@ static magdyn_status magnet_valid(const magdyn_world *w, const magdyn_body *b, m
 
 static magdyn_status magnet_check(const magdyn_magnet *m)
 {
-    if (!m) return MAGDYN_EINVAL;
+    if (!m || !MAGDYN_RESERVED_OK(m)) return MAGDYN_EINVAL;
     if (!magdyn_vec3_isfinite(m->half) || !isfinite(m->mass) || !magdyn_vec3_isfinite(m->moment)
         || !magdyn_vec3_isfinite(m->position) || !magdyn_vec3_isfinite(m->velocity)
         || !magdyn_quat_isfinite(m->orientation) || !magdyn_vec3_isfinite(m->omega))
@@ -220,7 +231,7 @@ int magdyn_world_add(magdyn_world *w, const magdyn_magnet *m)
     if (w->busy) return MAGDYN_ESTATE;
     s = magnet_check(m);
     if (s != MAGDYN_OK) return s;
-    if (w->n >= (1 << 24)) return MAGDYN_ENOMEM;
+    if (w->n >= MAGDYN_WORLD_MAX_MAGNETS) return MAGDYN_ERANGE;
     s = magdyn_body_init(&b, m->half, m->mass, m->position, m->orientation, m->fixed);
     if (s != MAGDYN_OK) return s;
     if (!b.fixed) {
@@ -255,6 +266,13 @@ int magdyn_world_add(magdyn_world *w, const magdyn_magnet *m)
     return w->n - 1;
 }
 
+magdyn_status magdyn_wi_may_step(const magdyn_world *w, long long taken)
+{
+    if (w->p.max_steps > 0 && taken >= w->p.max_steps) return MAGDYN_EBUDGET;
+    if (w->p.cancel && !w->free_deferred && w->p.cancel(w->p.user)) return MAGDYN_ECANCELED;
+    return MAGDYN_OK;
+}
+
 /*
  * The public entry of advance (its body is magdyn_wi_advance).  The
  * collision callback runs inside it: calls from there that would change or
@@ -287,6 +305,7 @@ magdyn_status magdyn_world_get(const magdyn_world *w, int i, magdyn_magnet *out)
     const magdyn_body *b;
     if (!w || !out || i < 0 || i >= w->n) return MAGDYN_EINVAL;
     b = &w->b[i];
+    memset(&m, 0, sizeof m);
     m.half = b->half;
     m.mass = b->mass;
     m.moment = w->mom[i];

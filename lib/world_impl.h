@@ -97,6 +97,11 @@ struct magdyn_world {
 
 double magdyn_wi_clock(void);
 
+/* world.c: MAGDYN_OK when an advance that has taken `taken` steps may take
+ * another (params max_steps and cancel), else MAGDYN_EBUDGET or
+ * MAGDYN_ECANCELED; asked between steps, where the world is consistent. */
+magdyn_status magdyn_wi_may_step(const magdyn_world *w, long long taken);
+
 /* world_step.c: the body of magdyn_world_advance (world.c guards it). */
 magdyn_status magdyn_wi_advance(magdyn_world *w, double t_end);
 

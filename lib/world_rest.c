@@ -175,7 +175,7 @@ magdyn_status magdyn_wi_classify(magdyn_world *w)
 
 static magdyn_sleep_params sleep_params(const magdyn_world *w)
 {
-    magdyn_sleep_params sp;
+    magdyn_sleep_params sp = magdyn_sleep_params_default();
     sp.speed = w->p.sleep_speed;
     sp.time = w->p.sleep_time;
     sp.balance = w->p.sleep_balance;

@@ -138,6 +138,7 @@ static void update_stats(magdyn_world *w)
 magdyn_status magdyn_wi_advance(magdyn_world *w, double t_end)
 {
     magdyn_status s = MAGDYN_OK;
+    long long taken = 0;
     int i;
     if (!w) return MAGDYN_EINVAL;
     if (!isfinite(t_end)) return MAGDYN_ENONFINITE;
@@ -157,6 +158,7 @@ magdyn_status magdyn_wi_advance(magdyn_world *w, double t_end)
             w->t = t_end;
             break;
         }
+        if ((s = magdyn_wi_may_step(w, taken++)) != MAGDYN_OK) break;
         if (w->n > 0) memcpy(w->b0, w->b, (size_t)w->n * sizeof *w->b0);
         s = step(w, t_end);
         if (s != MAGDYN_OK) {

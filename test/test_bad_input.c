@@ -371,7 +371,7 @@ static int p_impulse_pair(const double *in, unsigned char *out)
 
 static int p_sleep_update(const double *in, unsigned char *out)
 {
-    magdyn_sleep_params p = {in[0], in[1], in[2]};
+    magdyn_sleep_params p = {.speed = in[0], .time = in[1], .balance = in[2]};
     magdyn_body b = body_at(in + 3);
     magdyn_body_load load = {{in[23], in[24], in[25]}, {in[26], in[27], in[28]}, in[29], in[30]};
     double *slow = (double *)out;   /* in/out: set first */

@@ -415,7 +415,7 @@ START_TEST(huge_box_no_nan_points)
 END_TEST
 
 /* magdyn_obb_manifold_pairs gives magdyn_obb_manifold's answers to the last
- * bit: random pairs (a quarter with nearly parallel edges), half of them
+ * bit, on every vector path (magdyn_obb_manifold_pairs_simd): random pairs (a quarter with nearly parallel edges), half of them
  * slid into near contact, nearly parallel ridges in the blend band, bad
  * boxes, margins 0, 1e-3 and 0.1, counts not divisible by 4. */
 START_TEST(manifold_pairs_equals_single)
@@ -457,13 +457,16 @@ START_TEST(manifold_pairs_equals_single)
         pairs[2 * i] = (int)(2 * i);
         pairs[2 * i + 1] = (int)(2 * i + 1);
     }
-    for (mi = 0; mi < 3; mi++) {
+    /* every path the processor has: AVX-512 (auto), at most AVX2, none */
+    for (mi = 0; mi < 9; mi++) {
         long contacts = 0;
-        REQUIRE(magdyn_obb_manifold_pairs((int)(2 * n), boxes, (int)n, pairs, margins[mi], out) == MAGDYN_OK);
+        magdyn_simd simd = (magdyn_simd)(MAGDYN_SIMD_AUTO + mi / 3);
+        REQUIRE(magdyn_obb_manifold_pairs_simd((int)(2 * n), boxes, (int)n, pairs, margins[mi % 3], out,
+                                               simd) == MAGDYN_OK);
         for (i = 0; i < n; i++) {
-            magdyn_obb_manifold(&boxes[2 * i], &boxes[2 * i + 1], margins[mi], &one);
-            REQUIRE_MSG(same_manifold(&one, &out[i]), "margin %g, pair %ld: batch %d points, single %d",
-                        margins[mi], i, out[i].count, one.count);
+            magdyn_obb_manifold(&boxes[2 * i], &boxes[2 * i + 1], margins[mi % 3], &one);
+            REQUIRE_MSG(same_manifold(&one, &out[i]), "simd %d, margin %g, pair %ld: batch %d points, single %d",
+                        (int)simd, margins[mi % 3], i, out[i].count, one.count);
             contacts += one.count > 0;
         }
         REQUIRE(contacts > n / 4);
@@ -471,6 +474,8 @@ START_TEST(manifold_pairs_equals_single)
     /* bad arguments: a status and the output untouched */
     out[0].count = 77;
     REQUIRE(magdyn_obb_manifold_pairs((int)(2 * n), boxes, 1, pairs, -1e-3, out) == MAGDYN_EINVAL);
+    REQUIRE(magdyn_obb_manifold_pairs_simd((int)(2 * n), boxes, 1, pairs, 0.0, out, (magdyn_simd)-1)
+            == MAGDYN_EINVAL);
     REQUIRE(magdyn_obb_manifold_pairs((int)(2 * n), boxes, 1, pairs, NAN, out) == MAGDYN_ENONFINITE);
     REQUIRE(magdyn_obb_manifold_pairs((int)(2 * n), boxes, 1, pairs, INFINITY, out) == MAGDYN_ENONFINITE);
     REQUIRE(magdyn_obb_manifold_pairs(-1, boxes, 1, pairs, 0.0, out) == MAGDYN_EINVAL);

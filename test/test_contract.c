@@ -81,7 +81,7 @@ START_TEST(kinetics_and_gas)
     magdyn_rotor r = {{0, 0}, {0, 0}, 0.0, 0.0, 2.0, 0.5, 1.0, 0.2};
     magdyn_disc d = {{3, 0}, {-1, 0}, 1.0, 0.3};
     magdyn_rotor r2 = {{0, 3}, {0, -1}, MAGDYN_PI / 2, 0.0, 2.0, 0.5, 1.0, 0.2};
-    magdyn_gas_params gp = {10.0, 10.0, 1};
+    magdyn_gas_params gp = {.width = 10.0, .height = 10.0, .periodic = 1};
     magdyn_gas *g;
     magdyn_disc out;
     ck_assert(fabs(magdyn_disc_contact_time(&a, &b) - 2.0) < 1e-12);
@@ -117,8 +117,8 @@ START_TEST(world)
 {
     magdyn_world_params p = magdyn_world_params_default();
     magdyn_world *w;
-    magdyn_magnet m = {{0.005, 0.005, 0.005}, 0.0075, {0, 0, 0.955}, {0, 0, 0}, {0, 0, 0},
-                       {1, 0, 0, 0}, {0, 0, 0}, 1};
+    magdyn_magnet m = {.half = {0.005, 0.005, 0.005}, .mass = 0.0075, .moment = {0, 0, 0.955},
+                       .orientation = {1, 0, 0, 0}, .fixed = true};
     magdyn_magnet out;
     double e0;
     ck_assert(p.restitution >= 0 && p.restitution <= 1 && p.friction >= 0);

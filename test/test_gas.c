@@ -27,7 +27,7 @@ static magdyn_rotor mkrotor(double x, double y, double angle, double omega)
 
 START_TEST(bad_input)
 {
-    magdyn_gas_params p = {10, 10, 1}, bad = p;
+    magdyn_gas_params p = {.width = 10, .height = 10, .periodic = 1}, bad = p;
     magdyn_gas *g;
     magdyn_disc d = mkdisc(5, 5, 1, 0, 1, 0.5), e;
     magdyn_rotor q = mkrotor(2, 2, 0, 0);
@@ -115,7 +115,7 @@ END_TEST
 /* Two equal discs head-on: contact at t = 1, velocities exchanged. */
 START_TEST(head_on)
 {
-    magdyn_gas_params p = {10, 10, 1};
+    magdyn_gas_params p = {.width = 10, .height = 10, .periodic = 1};
     magdyn_gas *g = magdyn_gas_new(&p);
     magdyn_disc a = mkdisc(2, 5, 1, 0, 1, 0.5), b = mkdisc(5, 5, -1, 0, 1, 0.5);
     magdyn_gas_observables o;
@@ -149,7 +149,7 @@ END_TEST
 /* Free flight through the periodic boundary; specular walls. */
 START_TEST(free_flight_and_walls)
 {
-    magdyn_gas_params p = {10, 8, 1};
+    magdyn_gas_params p = {.width = 10, .height = 8, .periodic = 1};
     magdyn_gas *g = magdyn_gas_new(&p);
     magdyn_disc a = mkdisc(9, 7, 0.7, 0.3, 1, 0.5);
     double t = 37.3, x, y;
@@ -206,7 +206,7 @@ END_TEST
 START_TEST(walls_with_rotors)
 {
     test_rng r = {3};
-    magdyn_gas_params p = {30, 30, 0};
+    magdyn_gas_params p = {.width = 30, .height = 30, .periodic = 0};
     magdyn_gas *g = magdyn_gas_new(&p);
     magdyn_gas_observables o0, o;
     int i, j, k, steps = 10 + (int)test_count(90);
@@ -280,7 +280,7 @@ END_TEST
  * the three moving together and no overlap. */
 START_TEST(inelastic_collapse_stops)
 {
-    magdyn_gas_params p = {20, 20, 1};
+    magdyn_gas_params p = {.width = 20, .height = 20, .periodic = 1};
     magdyn_gas *g = magdyn_gas_new(&p);
     magdyn_disc a = mkdisc(4, 5, 1, 0, 1, 0.5), b = mkdisc(5.5, 5, 0.2, 0, 1, 0.5), c = mkdisc(7.3, 5, -1, 0, 1, 0.5);
     magdyn_status st;
@@ -389,7 +389,7 @@ static void check_brute_force(int periodic)
     test_rng r = {periodic ? 21u : 22u};
     const int side = 15, n = side * side;
     double a = sqrt(MAGDYN_PI / (4 * 0.4)), box = side * a, t = 0, span = 0.25;
-    magdyn_gas_params p = {box, box, periodic};
+    magdyn_gas_params p = {.width = box, .height = box, .periodic = periodic};
     magdyn_gas *g = magdyn_gas_new(&p);
     bf_disc *d = malloc(sizeof *d * (size_t)n);
     long checked = 0;
@@ -449,7 +449,7 @@ static void check_brute_force(int periodic)
  */
 START_TEST(fast_spinning_rotor_meets_wall_in_time)
 {
-    magdyn_gas_params par = {1.0, 1.0, 0};
+    magdyn_gas_params par = {.width = 1.0, .height = 1.0, .periodic = 0};
     magdyn_gas *g = magdyn_gas_new(&par);
     magdyn_rotor r = {{0.5, 0.5}, {1.0, 0.0}, 0.0, 3.6e6, 2.0, 0.01, 0.1, 0.02};
     magdyn_gas_observables o;
@@ -483,7 +483,7 @@ END_TEST
  */
 START_TEST(subnormal_rotor_bounces)
 {
-    magdyn_gas_params par = {1.0, 1.0, 0};
+    magdyn_gas_params par = {.width = 1.0, .height = 1.0, .periodic = 0};
     magdyn_gas *g = magdyn_gas_new(&par);
     magdyn_rotor r = {{0.5, 0.2}, {1.0, -262144.0}, 1.0, 1.0, 2.0, 0.01, 1.273197475e-314,
                       5.299808824e-315};
@@ -515,7 +515,7 @@ END_TEST
  */
 START_TEST(inelastic_rotor_settles_on_wall)
 {
-    magdyn_gas_params par = {1.0, 1.0, 0};
+    magdyn_gas_params par = {.width = 1.0, .height = 1.0, .periodic = 0};
     magdyn_gas *g = magdyn_gas_new(&par);
     magdyn_rotor r = {{0.5, 0.2}, {1.0, -262144.0}, 1.0, 1.0, 2.0, 0.01, 0.1, 0.02};
     magdyn_gas_observables o;
@@ -547,7 +547,7 @@ END_TEST
  */
 START_TEST(inelastic_rotor_pivots_off_wall)
 {
-    magdyn_gas_params par = {1.0, 1.0, 0};
+    magdyn_gas_params par = {.width = 1.0, .height = 1.0, .periodic = 0};
     magdyn_gas *g = magdyn_gas_new(&par);
     magdyn_rotor r = {{0.5, 0.2}, {1.5e-5, -262144.0}, 1.0, 0.0, 2.0, 0.01, 3.05e-5, 1e-9};
     magdyn_gas_observables o;
@@ -579,7 +579,7 @@ END_TEST
  */
 START_TEST(extreme_scales_refused)
 {
-    magdyn_gas_params par = {1.7685165161647548e-307, 4.5480509667887196e-305, 1};
+    magdyn_gas_params par = {.width = 1.7685165161647548e-307, .height = 4.5480509667887196e-305, .periodic = 1};
     magdyn_gas *g = magdyn_gas_new(&par);
     magdyn_disc d = mkdisc(0.5, 0.5, 1.0, 0.0, 1.0, 1e-170);
     magdyn_rotor r = {{0.5, 0.5}, {1.0, 0.0}, 0.0, 1.0, 1.0, 1.0, 1.3e-314, 0.01};
@@ -614,7 +614,7 @@ START_TEST(edge_scales_never_overlap)
     size_t k;
     for (k = 0; k < sizeof scale / sizeof scale[0]; k++) {
         double L = scale[k][0], V = scale[k][1], gap;
-        magdyn_gas_params par = {20.0 * L, 20.0 * L, 1};
+        magdyn_gas_params par = {.width = 20.0 * L, .height = 20.0 * L, .periodic = 1};
         magdyn_gas *g = magdyn_gas_new(&par);
         test_rng rng = {12345};
         int i, j, n = 0;
@@ -645,7 +645,7 @@ END_TEST
  */
 START_TEST(unresolvable_contact_refused)
 {
-    magdyn_gas_params par = {1.0, 1.0, 1};
+    magdyn_gas_params par = {.width = 1.0, .height = 1.0, .periodic = 1};
     magdyn_gas *g = magdyn_gas_new(&par);
     magdyn_rotor a = {{2.78149152596304e-310, 3.785766995733679e-270}, {1.334153783361817e+300, 0.0},
                       0.0, 0.0, 1.1002547276809069e-160, 4.67905495353609e-62,
@@ -672,7 +672,7 @@ START_TEST(many_events_at_once)
 {
     const int side = 12;
     const double a = 1.05, t = 3.3;          /* cells of a = 1.05: 12 x 12 */
-    magdyn_gas_params p = {side * a, side * a, 1};
+    magdyn_gas_params p = {.width = side * a, .height = side * a, .periodic = 1};
     magdyn_gas *g = magdyn_gas_new(&p);
     magdyn_gas_observables o;
     int i;
@@ -710,7 +710,7 @@ END_TEST
  */
 START_TEST(wedged_disc_stalls)
 {
-    magdyn_gas_params p = {1, 4, 0};
+    magdyn_gas_params p = {.width = 1, .height = 4, .periodic = 0};
     magdyn_gas *g = magdyn_gas_new(&p);
     magdyn_disc d = mkdisc(0.5, 1, 1, 0.5, 1, 0.5);
     magdyn_gas_observables o;
@@ -745,7 +745,7 @@ END_TEST
  */
 START_TEST(perfectly_inelastic_pairs_go_on)
 {
-    magdyn_gas_params p = {10, 10, 0};
+    magdyn_gas_params p = {.width = 10, .height = 10, .periodic = 0};
     magdyn_gas *g = magdyn_gas_new(&p);
     magdyn_disc a = mkdisc(3, 5, 1, 0, 1, 0.5), b = mkdisc(6, 5.06, 0, 0, 1, 0.5);
     magdyn_gas_observables o;

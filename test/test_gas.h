@@ -22,7 +22,7 @@ static inline magdyn_gas *lattice_gas(int side, double eta, const double mass[2]
                                       double speed, test_rng *r)
 {
     double a = sqrt(MAGDYN_PI / (4.0 * eta)), px = 0, py = 0, mt = 0;
-    magdyn_gas_params p = {side * a, side * a, 1};
+    magdyn_gas_params p = {.width = side * a, .height = side * a, .periodic = 1};
     magdyn_gas *g = magdyn_gas_new(&p);
     magdyn_disc *d = malloc(sizeof *d * (size_t)side * (size_t)side);
     int i, n = side * side;

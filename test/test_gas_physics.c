@@ -105,7 +105,7 @@ START_TEST(mixture_equipartition)
     for (rep = 0; rep < REPS; rep++) {
         test_rng r = {777 + 13 * (unsigned)rep};
         magdyn_gas *g = lattice_gas(SIDE, eta, mass, 1.0, 0, &r);
-        magdyn_gas_params p = {SIDE * a, SIDE * a, 1};
+        magdyn_gas_params p = {.width = SIDE * a, .height = SIDE * a, .periodic = 1};
         magdyn_gas *h = magdyn_gas_new(&p);
         magdyn_gas_observables o0, o1;
         int k;
@@ -172,7 +172,7 @@ END_TEST
 START_TEST(rotor_equipartition)
 {
     test_rng r = {4};
-    magdyn_gas_params p = {36, 36, 1};
+    magdyn_gas_params p = {.width = 36, .height = 36, .periodic = 1};
     magdyn_gas *g = magdyn_gas_new(&p);
     magdyn_gas_observables o, od, e0, e1;
     double st = 0, sr = 0, sd = 0, t = 0;

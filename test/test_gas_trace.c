@@ -69,7 +69,7 @@ static void hash_state(const magdyn_gas *g, uint64_t *h)
  * periodic or walled. */
 static magdyn_gas *mixed_gas(int side, double a, int rotor_every, int periodic, test_rng *r)
 {
-    magdyn_gas_params p = {side * a, side * a, periodic};
+    magdyn_gas_params p = {.width = side * a, .height = side * a, .periodic = periodic};
     magdyn_gas *g = magdyn_gas_new(&p);
     int i;
     ck_assert_ptr_nonnull(g);

@@ -629,7 +629,8 @@ static int box_good(const magdyn_obb *b)
     return magdyn_obb_check(b) == MAGDYN_OK && isfinite(sum);
 }
 
-/* magdyn_obb_overlap_pairs answers exactly as magdyn_obb_sat(out = NULL):
+/* magdyn_obb_overlap_pairs answers exactly as magdyn_obb_sat(out = NULL),
+ * on every vector path (magdyn_obb_overlap_pairs_simd):
  * random pairs (a quarter with nearly parallel edges), pairs turned into
  * the blend band of nearly parallel edges (1e-8 .. 2e-8 rad, where the
  * batch hands over to the single test), faces touching exactly, bad boxes
@@ -639,7 +640,7 @@ START_TEST(overlap_pairs_equals_single)
     test_rng r = {0xBA7C4ULL};
     long n = test_count(200000) + 3, i, bad = 0, band = 0, overlaps = 0;
     magdyn_obb *boxes = malloc(2 * (size_t)n * sizeof *boxes);
-    int *pairs = malloc(2 * (size_t)n * sizeof *pairs), *ov = malloc((size_t)n * sizeof *ov);
+    int *pairs = malloc(2 * (size_t)n * sizeof *pairs), *ov = malloc((size_t)n * sizeof *ov), simd;
     REQUIRE(boxes && pairs && ov);
     for (i = 0; i < n; i++) {
         magdyn_obb *a = &boxes[2 * i], *b = &boxes[2 * i + 1];
@@ -677,16 +678,23 @@ START_TEST(overlap_pairs_equals_single)
         pairs[2 * i] = pairs[2 * j]; pairs[2 * i + 1] = pairs[2 * j + 1];
         pairs[2 * j] = t0; pairs[2 * j + 1] = t1;
     }
-    REQUIRE(magdyn_obb_overlap_pairs((int)(2 * n), boxes, (int)n, pairs, ov) == MAGDYN_OK);
-    for (i = 0; i < n; i++) {
-        const magdyn_obb *a = &boxes[pairs[2 * i]], *b = &boxes[pairs[2 * i + 1]];
-        int want = !box_good(a) || !box_good(b) ? -1 : magdyn_obb_sat(a, b, NULL);
-        REQUIRE_MSG(ov[i] == want, "pair %ld (boxes %d, %d): batch %d, single %d", i,
-                    pairs[2 * i], pairs[2 * i + 1], ov[i], want);
-        bad += want < 0;
-        overlaps += want > 0;
+    /* every path the processor has: AVX-512 (auto), at most AVX2, none */
+    for (simd = MAGDYN_SIMD_AUTO; simd <= MAGDYN_SIMD_AVX2; simd++) {
+        REQUIRE(magdyn_obb_overlap_pairs_simd((int)(2 * n), boxes, (int)n, pairs, ov,
+                                              (magdyn_simd)simd) == MAGDYN_OK);
+        bad = overlaps = 0;
+        for (i = 0; i < n; i++) {
+            const magdyn_obb *a = &boxes[pairs[2 * i]], *b = &boxes[pairs[2 * i + 1]];
+            int want = !box_good(a) || !box_good(b) ? -1 : magdyn_obb_sat(a, b, NULL);
+            REQUIRE_MSG(ov[i] == want, "simd %d, pair %ld (boxes %d, %d): batch %d, single %d",
+                        simd, i, pairs[2 * i], pairs[2 * i + 1], ov[i], want);
+            bad += want < 0;
+            overlaps += want > 0;
+        }
+        REQUIRE(bad > n / 200 && overlaps > n / 5 && band > n / 20);
     }
-    REQUIRE(bad > n / 200 && overlaps > n / 5 && band > n / 20);
+    REQUIRE(magdyn_obb_overlap_pairs_simd((int)(2 * n), boxes, 4, pairs, ov, (magdyn_simd)3)
+            == MAGDYN_EINVAL);
     /* bad arguments: EINVAL and the output untouched */
     for (i = 0; i < 4; i++) ov[i] = 7;
     REQUIRE(magdyn_obb_overlap_pairs(-1, boxes, 4, pairs, ov) == MAGDYN_EINVAL);

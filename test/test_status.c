@@ -10,7 +10,7 @@ START_TEST(every_status_has_a_distinct_name)
 {
     magdyn_status all[] = {MAGDYN_OK, MAGDYN_EINVAL, MAGDYN_ENONFINITE, MAGDYN_ENOMEM,
                            MAGDYN_ESTATE, MAGDYN_EOVERLAP, MAGDYN_ENORM, MAGDYN_ENOCONV,
-                           MAGDYN_ERANGE};
+                           MAGDYN_ERANGE, MAGDYN_EBUDGET, MAGDYN_ECANCELED};
     size_t n = sizeof all / sizeof all[0], i, j;
     for (i = 0; i < n; i++) {
         const char *s = magdyn_strerror(all[i]);

@@ -58,7 +58,7 @@ static magdyn_gas *lattice(int nx, int ny, double eta, const double *mass, const
                            int nmass, int same_speed, unsigned long long seed)
 {
     double a = sqrt(PI / (4 * eta)), px = 0, py = 0, mt = 0;
-    magdyn_gas_params p = {nx * a, ny * a, 1};
+    magdyn_gas_params p = {.width = nx * a, .height = ny * a, .periodic = 1};
     magdyn_gas *g = magdyn_gas_new(&p);
     magdyn_disc *d = malloc(sizeof *d * (size_t)nx * (size_t)ny);
     int i, n = nx * ny;

@@ -46,7 +46,7 @@ static magdyn_gas *start(int side, double eta, const double *mass, int nmass, co
                          int same_speed, unsigned long long seed)
 {
     double a = sqrt(PI / (4 * eta)), px = 0, py = 0, mt = 0;
-    magdyn_gas_params p = {side * a, side * a, 1};
+    magdyn_gas_params p = {.width = side * a, .height = side * a, .periodic = 1};
     magdyn_gas *g = magdyn_gas_new(&p);
     int i, n = side * side;
     magdyn_disc *d = malloc(sizeof *d * (size_t)n);
@@ -240,7 +240,7 @@ static void mixture(const vd_run *run)
  */
 static void rotors(const vd_run *run)
 {
-    magdyn_gas_params p = {60, 60, 1};
+    magdyn_gas_params p = {.width = 60, .height = 60, .periodic = 1};
     magdyn_gas *g = magdyn_gas_new(&p);
     unsigned long long seed = 0x9E3779B97F4A7C15ULL;
     magdyn_rotor *rs = malloc(100 * sizeof *rs);

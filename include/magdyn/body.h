@@ -26,7 +26,7 @@ typedef struct {
     magdyn_quat orientation;   /* body to inertial, unit */
     magdyn_vec3 velocity;      /* [m/s], inertial */
     magdyn_vec3 omega;         /* angular velocity [rad/s], inertial */
-    int fixed;                 /* 1: infinite mass, never moves */
+    bool fixed;                /* infinite mass, never moves */
 } magdyn_body;
 
 /*
@@ -39,7 +39,7 @@ typedef struct {
  */
 MAGDYN_API magdyn_status magdyn_body_init(magdyn_body *out, magdyn_vec3 half, double mass,
                                           magdyn_vec3 position, magdyn_quat orientation,
-                                          int fixed);
+                                          bool fixed);
 
 /* MAGDYN_OK when every field of b is valid as for magdyn_body_init (b not NULL),
  * velocities finite and inertias positive, finite and normal included; else

@@ -5,6 +5,7 @@
 #ifndef MAGDYN_COMMON_H
 #define MAGDYN_COMMON_H
 
+#include <stdbool.h>
 #include <magdyn/version.h>
 
 #ifdef __cplusplus
@@ -42,9 +43,29 @@ typedef enum {
     MAGDYN_EOVERLAP = -5,    /* bodies would start interpenetrating */
     MAGDYN_ENORM = -6,       /* quaternion not of unit length, or a zero vector where a direction is needed */
     MAGDYN_ENOCONV = -7,     /* an iteration did not reach its tolerance */
-    MAGDYN_ERANGE = -8       /* out of range: a particle outside its container, or finite input
+    MAGDYN_ERANGE = -8,      /* out of range: a particle outside its container, or finite input
                                 so extreme that the result would leave double precision */
+    MAGDYN_EBUDGET = -9,     /* a call stopped at the step budget its parameters set; it can be
+                                called again to go on */
+    MAGDYN_ECANCELED = -10   /* a call stopped because its cancel callback asked it to; it can be
+                                called again to go on */
 } magdyn_status;
+
+/*
+ * One slot of room for later fields at the end of an extensible public
+ * struct (the ABI policy in magdyn(7)): a later version may give a slot a
+ * meaning, a field of any scalar type that fits in it, whose zero value is
+ * what the library does now.  Leave every slot zero (zero-fill the struct,
+ * or start from its _default() function): a function that reads such a
+ * struct refuses nonzero slots (MAGDYN_EINVAL), and a function that fills
+ * one writes zeros there.
+ */
+typedef union {
+    double d;
+    long long i;
+    void *p;
+    void (*f)(void);
+} magdyn_reserved;
 
 /* A static English description of s ("unknown status" for other values). */
 MAGDYN_API const char *magdyn_strerror(magdyn_status s);

@@ -95,6 +95,14 @@ MAGDYN_API magdyn_status magdyn_obb_manifold_pairs(int nboxes, const magdyn_obb 
                                                    const int *pairs, double margin,
                                                    magdyn_manifold *out);
 
+/* magdyn_obb_manifold_pairs on the paths simd allows (magdyn_simd in
+ * sat.h; MAGDYN_EINVAL for a value not in magdyn_simd; otherwise the same
+ * statuses). */
+MAGDYN_API magdyn_status magdyn_obb_manifold_pairs_simd(int nboxes, const magdyn_obb *boxes,
+                                                        int npairs, const int *pairs,
+                                                        double margin, magdyn_manifold *out,
+                                                        magdyn_simd simd);
+
 /* At most this many manifolds of one pair (magdyn_obb_contacts): the
  * primary one and one for each face of either box. */
 #define MAGDYN_MAX_PAIR_MANIFOLDS 13

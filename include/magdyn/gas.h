@@ -43,7 +43,11 @@ extern "C" {
 #endif
 
 /* The box spans [0, width] x [0, height]; particles are added inside it. */
-typedef struct { double width, height; int periodic; /* else hard walls */ } magdyn_gas_params;
+typedef struct {
+    double width, height;          /* [m] */
+    bool periodic;                 /* else hard walls */
+    magdyn_reserved reserved[8];   /* zero (magdyn(7), ABI POLICY) */
+} magdyn_gas_params;
 typedef struct magdyn_gas magdyn_gas;
 
 MAGDYN_API magdyn_gas *magdyn_gas_new(const magdyn_gas_params *params);
@@ -58,7 +62,8 @@ MAGDYN_API void magdyn_gas_free(magdyn_gas *g);
 /*
  * Notes on the contract functions above:
  * magdyn_gas_new: NULL for NULL params, a width or height outside
- *   1e-60 .. 1e60 m (or NaN), or no memory.  The pair and wall restitution
+ *   1e-60 .. 1e60 m (or NaN), a nonzero reserved slot, or no memory
+ *   (magdyn_gas_create tells which).  The pair and wall restitution
  *   start at 1.
  * magdyn_gas_add_disc/rotor: the index of the new particle (species 0), or
  *   MAGDYN_EINVAL (NULL, non-positive mass, radius, inertia or length),
@@ -91,6 +96,11 @@ MAGDYN_API void magdyn_gas_free(magdyn_gas *g);
 
 /* A periodic 1 m x 1 m box. */
 MAGDYN_API magdyn_gas_params magdyn_gas_params_default(void);
+
+/* magdyn_gas_new with a status: *out receives the gas, or NULL on failure:
+ * MAGDYN_EINVAL for NULL out or params, a width or height outside
+ * 1e-60 .. 1e60 m (or NaN), or a nonzero reserved slot; MAGDYN_ENOMEM. */
+MAGDYN_API magdyn_status magdyn_gas_create(const magdyn_gas_params *params, magdyn_gas **out);
 
 /* As magdyn_gas_add_disc/rotor, tagging the particle with species >= 0
  * (MAGDYN_EINVAL for a negative species). */
@@ -145,6 +155,7 @@ typedef struct {
                                    the bulk pressure of a periodic gas */
     double wall_pressure;       /* momentum given to the walls per length of wall per time [N/m];
                                    0 in a periodic box */
+    magdyn_reserved reserved[8];  /* written as zero (magdyn(7), ABI POLICY) */
 } magdyn_gas_observables;
 
 /*

@@ -40,8 +40,9 @@ typedef struct {
     int max_iterations;   /* projected Gauss-Seidel sweeps, >= 1 */
     double tolerance;     /* stop when no sweep changes a point velocity by more than
                              tolerance times the largest approach speed (and 1e-12 m/s) */
-    int warm_start;       /* 1: each contact's impulse[] on entry is the starting guess
-                             (the last step's impulses of a persistent contact); 0: start at zero */
+    bool warm_start;      /* each contact's impulse[] on entry is the starting guess
+                             (the last step's impulses of a persistent contact); else start at zero */
+    magdyn_reserved reserved[8];  /* zero (magdyn(7), ABI POLICY) */
 } magdyn_impulse_params;
 
 /* e = 0.5, mu = 0.3, bounce_speed = 1e-3 m/s, 20000 sweeps (most solves need
@@ -58,9 +59,10 @@ typedef struct {
 
 typedef struct {
     int iterations;          /* sweeps used by phase 1 */
-    int converged;           /* 1 when the tolerance was met */
-    int restitution_dropped; /* 1 when phase 2 was reduced to keep the energy from rising */
+    bool converged;          /* the tolerance was met */
+    bool restitution_dropped; /* phase 2 was reduced to keep the energy from rising */
     double energy_before, energy_after;  /* kinetic [J] of the bodies touched */
+    magdyn_reserved reserved[4];  /* written as zero (magdyn(7), ABI POLICY) */
 } magdyn_impulse_stats;
 
 /*

@@ -48,6 +48,7 @@ typedef struct {
     double speed;    /* [m/s] slow: no point faster, |v| + |omega| half diagonal */
     double time;     /* [s] how long every body must have been slow and balanced */
     double balance;  /* |net force| <= balance * force_scale, likewise the torque */
+    magdyn_reserved reserved[4];  /* zero (magdyn(7), ABI POLICY) */
 } magdyn_sleep_params;
 
 /* speed 1e-4 m/s, time 0.05 s, balance 1e-3. */
@@ -78,15 +79,15 @@ MAGDYN_API magdyn_status magdyn_sleep_update(const magdyn_sleep_params *p, int n
                                              const magdyn_body_load *load, double h,
                                              double *slow_time);
 
-/* 1 when every one of the count bodies listed in members (indices into
+/* true when every one of the count bodies listed in members (indices into
  * slow_time, not checked) has slow_time of at least p->time and above 0 (so
- * with p->time 0 a body must still have passed the last update); 0
- * otherwise and for NULL or count < 1. */
-MAGDYN_API int magdyn_island_may_sleep(const magdyn_sleep_params *p, const int *members, int count,
-                                       const double *slow_time);
+ * with p->time 0 a body must still have passed the last update); false
+ * otherwise, for NULL, count < 1, or params magdyn_sleep_update refuses. */
+MAGDYN_API bool magdyn_island_may_sleep(const magdyn_sleep_params *p, const int *members, int count,
+                                        const double *slow_time);
 
 /*
- * 1 when the island of the count bodies listed in members (indices into
+ * true when the island of the count bodies listed in members (indices into
  * load and applied, not checked) is balanced as a whole: the sum of their
  * net forces is within p->balance of the forces on the island from outside
  * it, |sum applied| + |sum (net - applied)| (applied [N]: gravity, fields
@@ -96,10 +97,10 @@ MAGDYN_API int magdyn_island_may_sleep(const magdyn_sleep_params *p, const int *
  * its net force with every force on it, which inside a clump of magnets is
  * the pull of its neighbours, a hundred times its weight: a clump sliding
  * down a frictionless slope passes it body by body but not as a whole.
- * 0 for NULL or count < 1.
+ * false for NULL, count < 1, or params magdyn_sleep_update refuses.
  */
-MAGDYN_API int magdyn_island_balanced(const magdyn_sleep_params *p, const int *members, int count,
-                                      const magdyn_body_load *load, const magdyn_vec3 *applied);
+MAGDYN_API bool magdyn_island_balanced(const magdyn_sleep_params *p, const int *members, int count,
+                                       const magdyn_body_load *load, const magdyn_vec3 *applied);
 
 #ifdef __cplusplus
 }

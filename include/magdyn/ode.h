@@ -29,6 +29,7 @@ typedef struct {
     double rtol;      /* relative tolerance, in (0, 1) */
     double atol;      /* absolute tolerance, >= 0, in the units of each component */
     double max_step;  /* longest step, > 0 and finite */
+    magdyn_reserved reserved[8];  /* zero (magdyn(7), ABI POLICY) */
 } magdyn_ode_params;
 
 /* rtol 1e-9, atol 1e-12, max_step 1e300. */
@@ -40,6 +41,7 @@ typedef struct {
     long long steps;     /* accepted steps */
     long long rejected;  /* rejected trial steps */
     long long evals;     /* right-hand side evaluations */
+    magdyn_reserved reserved[4];  /* written as zero (magdyn(7), ABI POLICY) */
 } magdyn_ode_stats;
 
 /*

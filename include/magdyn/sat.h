@@ -54,7 +54,7 @@ typedef struct { magdyn_vec3 center; magdyn_quat orientation; magdyn_vec3 half; 
  * along +a_i or +b_j.
  */
 typedef struct {
-    int overlap;          /* 1 when the boxes intersect or touch */
+    bool overlap;         /* the boxes intersect or touch */
     double separation;    /* the largest signed separation over the 15 axes: > 0 a gap,
                              < 0 minus the exact minimum penetration (no bias to faces) */
     magdyn_vec3 normal;   /* unit, from b towards a */
@@ -97,6 +97,25 @@ MAGDYN_API int magdyn_obb_sat(const magdyn_obb *a, const magdyn_obb *b, magdyn_s
  */
 MAGDYN_API magdyn_status magdyn_obb_overlap_pairs(int nboxes, const magdyn_obb *boxes, int npairs,
                                                   const int *pairs, int *overlap);
+
+/*
+ * The widest vector instructions a batched call may use.  Every choice
+ * gives the same answers to the last bit; a narrower one is there to test
+ * and time the paths on one machine.  A call never uses instructions the
+ * processor lacks: it takes the widest path the processor has, up to the
+ * one asked for.
+ */
+typedef enum {
+    MAGDYN_SIMD_AUTO = 0,  /* the widest the processor has (AVX-512, AVX2, or none) */
+    MAGDYN_SIMD_NONE = 1,  /* one pair at a time */
+    MAGDYN_SIMD_AVX2 = 2   /* at most AVX2 */
+} magdyn_simd;
+
+/* magdyn_obb_overlap_pairs on the paths simd allows (MAGDYN_EINVAL for a
+ * value not in magdyn_simd; otherwise the same statuses). */
+MAGDYN_API magdyn_status magdyn_obb_overlap_pairs_simd(int nboxes, const magdyn_obb *boxes,
+                                                       int npairs, const int *pairs, int *overlap,
+                                                       magdyn_simd simd);
 
 /*
  * The same test with a status: MAGDYN_OK and *out filled, or the status of
@@ -148,7 +167,7 @@ typedef struct { magdyn_vec2 center; double angle; magdyn_vec2 half; } magdyn_re
  * b (a preferred on ties within 1e-12 of the sizes).
  */
 typedef struct {
-    int overlap;          /* 1 when the rectangles intersect or touch */
+    bool overlap;         /* the rectangles intersect or touch */
     double separation;
     magdyn_vec2 normal;   /* unit, from b towards a */
     int axis;

@@ -30,12 +30,13 @@ typedef magdyn_status (*magdyn_toi_pose)(void *user, double t, magdyn_obb *a, ma
 
 typedef struct {
     double t;            /* [s] time of impact; INFINITY when none */
-    int hit;             /* 1: the boxes come within tol of touching in [t0, t1] */
+    bool hit;            /* the boxes come within tol of touching in [t0, t1] */
     double separation;   /* [m] at t: within [-tol, tol] when hit (the start's, which may be
                             deeper, for a hit at t0; above tol when the bisection's limit
                             ended the search); at t1 when there is no hit */
     magdyn_vec3 normal;  /* unit, at the same time, from b towards a */
     int iterations;      /* pose evaluations */
+    magdyn_reserved reserved[4];  /* written as zero (magdyn(7), ABI POLICY) */
 } magdyn_toi_result;
 
 /*

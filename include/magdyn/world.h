@@ -30,7 +30,8 @@ typedef struct {
     magdyn_vec3 impulse[MAGDYN_MAX_CONTACTS];  /* on i at each point [N s] */
     magdyn_vec3 total_impulse;                 /* their sum [N s] */
     double speed;                              /* largest approach speed before [m/s] */
-    int resting;                               /* 1 when the pair stays in resting contact */
+    bool resting;                              /* the pair stays in resting contact */
+    magdyn_reserved reserved[4];               /* zero (magdyn(7), ABI POLICY) */
 } magdyn_collision;
 
 typedef struct {
@@ -56,7 +57,13 @@ typedef struct {
     double sleep_balance;     /* equilibrium: net force and torque within this fraction of
                                  the forces and torques acting (also the change that wakes) */
     int solver_iterations;    /* most projected Gauss-Seidel sweeps of one impulse solve, >= 1 */
-    double solver_tolerance;  /* impulse solver's stopping tolerance (impulse.h), >= 0 */
+    double solver_tolerance;  /* impulse solver's stopping tolerance (impulse.h), >= 0; an
+                                 impact's solve uses the smaller of it and 1e-12 */
+    long long max_steps;      /* most steps one magdyn_world_advance takes, >= 0; 0: no limit.
+                                 Beyond it advance stops with MAGDYN_EBUDGET */
+    bool (*cancel)(void *user);  /* may be NULL; asked before every step of an advance, with
+                                    user: true stops it with MAGDYN_ECANCELED */
+    magdyn_reserved reserved[16];  /* zero (magdyn(7), ABI POLICY) */
 } magdyn_world_params;
 
 /*
@@ -65,7 +72,8 @@ typedef struct {
  * model_tol 1e-5, no gravity, no external field, contact_tol 1e-9 m,
  * contact_margin 1e-6 m, bounce_speed 1e-3 m/s, contact_step 1e-3 s, no callback,
  * sleep_speed 1e-4 m/s, sleep_time 0.05 s, sleep_balance 1e-3,
- * solver_iterations 3000, solver_tolerance 1e-8.
+ * solver_iterations 3000, solver_tolerance 1e-8, no step limit, no cancel
+ * callback, reserved slots zero.
  */
 MAGDYN_API magdyn_world_params magdyn_world_params_default(void);
 
@@ -80,7 +88,8 @@ typedef struct {
     magdyn_vec3 position, velocity;   /* inertial */
     magdyn_quat orientation;
     magdyn_vec3 omega;        /* angular velocity, inertial frame */
-    int fixed;                /* held still by the user */
+    bool fixed;               /* held still by the user */
+    magdyn_reserved reserved[4];  /* zero (magdyn(7), ABI POLICY) */
 } magdyn_magnet;
 
 /*
@@ -91,6 +100,9 @@ typedef struct {
  */
 MAGDYN_API magdyn_magnet magdyn_magnet_default(void);
 typedef struct magdyn_world magdyn_world;
+
+/* The most magnets one world holds (magdyn_world_add: MAGDYN_ERANGE beyond). */
+#define MAGDYN_WORLD_MAX_MAGNETS (1 << 24)
 
 /*
  * A step moves each magnet by what it is doing:
@@ -112,7 +124,8 @@ typedef struct magdyn_world magdyn_world;
  * Energy leaves only through restitution below 1 and friction; the stats
  * say how much each took.  See magdyn_world_new(3).
  *
- * magdyn_world_new: NULL when out of memory or a parameter is out of range.
+ * magdyn_world_new: NULL when out of memory or a parameter is out of range
+ *   (magdyn_world_create below tells which).
  * magdyn_world_add: MAGDYN_EINVAL (NULL, mass or half extent not > 0),
  *   MAGDYN_ENONFINITE, MAGDYN_ERANGE (a subnormal mass, size or inertia;
  *   a coordinate, half extent, speed component, angular speed component
@@ -122,7 +135,8 @@ typedef struct magdyn_world magdyn_world;
  *   extent, and |m| |B0| for the field), MAGDYN_ENORM (||q| - 1| > 1e-9),
  *   MAGDYN_EOVERLAP (interpenetrates a magnet already placed by more than
  *   contact_tol), MAGDYN_ESTATE (called from the world's own collision
- *   callback), MAGDYN_ENOMEM; the world is unchanged then.
+ *   callback), MAGDYN_ERANGE (the world holds MAGDYN_WORLD_MAX_MAGNETS
+ *   already), MAGDYN_ENOMEM; the world is unchanged then.
  * magdyn_world_advance: to time t_end [s]; MAGDYN_EINVAL (NULL),
  *   MAGDYN_ENONFINITE (t_end), MAGDYN_ESTATE (t_end before now, or called
  *   from the world's own collision callback; nothing changes), the status
@@ -155,6 +169,12 @@ MAGDYN_API void magdyn_world_free(magdyn_world *w);
 
 /* ---- around the contract ------------------------------------------------ */
 
+/* magdyn_world_new with a status: *out receives the world, or NULL on
+ * failure: MAGDYN_EINVAL for NULL out or a parameter out of range (NaN
+ * included; max_steps < 0; a nonzero reserved slot), MAGDYN_ENOMEM.
+ * NULL params: defaults. */
+MAGDYN_API magdyn_status magdyn_world_create(const magdyn_world_params *params, magdyn_world **out);
+
 /* Number of magnets added; 0 for NULL. */
 MAGDYN_API int magdyn_world_count(const magdyn_world *w);
 
@@ -166,7 +186,7 @@ typedef struct {
     long long force_evals;      /* evaluations of all forces and torques */
     long long collisions;       /* collisions reported (impacts) */
     int resting_pairs;          /* pairs now in resting contact */
-    int asleep;                 /* 1: all magnets at rest in equilibrium, time just passes */
+    bool asleep;                /* all magnets at rest in equilibrium, time just passes */
     double time_forces;         /* wall-clock seconds spent in forces and torques */
     double time_collide;        /* ... in broad phase, separating axes, manifolds, contact times */
     double time_impulse;        /* ... in the impulse solver and position correction */
@@ -175,6 +195,7 @@ typedef struct {
     long long projections;      /* contact points sunk beyond contact_tol pushed out by a step */
     int islands;                /* awake islands of touching magnets now */
     int sleeping;               /* magnets now asleep */
+    magdyn_reserved reserved[8];  /* written as zero (magdyn(7), ABI POLICY) */
 } magdyn_world_stats;
 
 /* Fill *out.  MAGDYN_EINVAL for NULL. */
