@@ -118,10 +118,11 @@ MAGDYN_API magdyn_status magdyn_gas_set_restitution(magdyn_gas *g, double pair, 
  * restitution 1, which breaks off inelastic collapse and the stall of a
  * contact that a rotor's spin keeps renewing.  0 turns the model off
  * (collapse then gives MAGDYN_ENOCONV).  The default, fixed at the first
- * advance that finds the particles moving, is 1e-6 of the time a particle
+ * advance that finds the particles moving, is 1e-3 of the time a particle
  * at the rms speed sqrt(sum(m v^2 + I omega^2) / sum(m)) takes to cross
- * the largest interaction diameter.  No effect while both restitutions are
- * 1.  MAGDYN_EINVAL for NULL or t_c < 0, MAGDYN_ENONFINITE for NaN or
+ * the largest interaction diameter: far below the mean free time of a
+ * dilute or moderately dense gas, and as the gas cools it only shrinks
+ * against it.  No effect while both restitutions are 1.  MAGDYN_EINVAL for NULL or t_c < 0, MAGDYN_ENONFINITE for NaN or
  * infinity; the gas is untouched then.
  */
 MAGDYN_API magdyn_status magdyn_gas_set_contact_duration(magdyn_gas *g, double t_c);
