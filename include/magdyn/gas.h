@@ -77,8 +77,9 @@ MAGDYN_API void magdyn_gas_free(magdyn_gas *g);
  *   moves every particle to t_end.  MAGDYN_EINVAL for NULL, MAGDYN_ENONFINITE
  *   for NaN/Inf, MAGDYN_ESTATE for t_end earlier than magdyn_gas_time,
  *   MAGDYN_ENOMEM, MAGDYN_ENOCONV when more than 100 N + 10^4 events fall
- *   at one instant (inelastic collapse, a body wedged between walls that it
- *   touches on both sides, or bodies so fast or small that their contacts
+ *   at one instant (inelastic collapse with the contact duration set to 0,
+ *   rotors that their spin presses on a neighbour at restitution 0, a body
+ *   wedged between walls that it touches on both sides, or bodies so fast or small that their contacts
  *   cannot be resolved in double precision; the gas is then stopped at that
  *   instant, still free of overlaps).
  * magdyn_gas_get_disc/rotor: the particle's state now (positions wrapped
