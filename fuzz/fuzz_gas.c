@@ -74,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int nd = (int)(fz_byte(&in) % 33), nr = (int)(fz_byte(&in) % 9);
     unsigned flags = fz_byte(&in);
     double e_pair = restitution_of(fz_byte(&in)), e_wall = restitution_of(fz_byte(&in));
-    magdyn_gas_params gp = {BOX, BOX, (int)(flags & 1)};
+    magdyn_gas_params gp = {.width = BOX, .height = BOX, .periodic = flags & 1};
     magdyn_gas *g = magdyn_gas_new(&gp);
     double pscale = 0.0, t_end = 0.05 + 0.45 * unit(&in);
     FZ_ASSERT(g);

@@ -22,6 +22,10 @@
 #define GAS_LEN_MIN 1e-60
 #define GAS_LEN_MAX 1e60
 #define GAS_SPEED_MAX 1e60
+/* The default contact duration of the TC model, relative to the time a
+ * particle at the gas's rms speed takes to cross the largest interaction
+ * diameter (magdyn_gas_set_contact_duration). */
+#define TC_DEFAULT_REL 1e-3
 
 magdyn_gas_params magdyn_gas_params_default(void)
 {
@@ -42,6 +46,7 @@ magdyn_status magdyn_gas_create(const magdyn_gas_params *params, magdyn_gas **ou
     if (!g) return MAGDYN_ENOMEM;
     g->par = *params;
     g->e_pair = g->e_wall = 1.0;
+    g->t_contact = -1.0;        /* the default, fixed at the first advance */
     *out = g;
     return MAGDYN_OK;
 }
@@ -55,7 +60,7 @@ magdyn_gas *magdyn_gas_new(const magdyn_gas_params *params)
 void magdyn_gas_free(magdyn_gas *g)
 {
     if (!g) return;
-    free(g->p); free(g->ev); free(g->ver); free(g->rad); free(g->link);
+    free(g->p); free(g->ev); free(g->ver); free(g->rad); free(g->link); free(g->t_last);
     free(g->disc_k); free(g->rot_k); free(g->rot);
     free(g->head); free(g->curve); free(g->rank_of);
     free(g->heap_mem); free(g->cal_pool); free(g->cal_bucket);
@@ -69,7 +74,34 @@ magdyn_status magdyn_gas_set_restitution(magdyn_gas *g, double pair, double wall
     if (!(pair >= 0.0 && pair <= 1.0 && wall >= 0.0 && wall <= 1.0)) return MAGDYN_EINVAL;
     g->e_pair = pair;
     g->e_wall = wall;
+    g->tc_track = pair < 1.0 || wall < 1.0;
     return MAGDYN_OK;
+}
+
+magdyn_status magdyn_gas_set_contact_duration(magdyn_gas *g, double t_c)
+{
+    if (!g) return MAGDYN_EINVAL;
+    if (!isfinite(t_c)) return MAGDYN_ENONFINITE;
+    if (!(t_c >= 0.0)) return MAGDYN_EINVAL;
+    g->t_contact = t_c;
+    return MAGDYN_OK;
+}
+
+void gas_contact_default(magdyn_gas *g)
+{
+    double e = 0.0, m = 0.0, u;
+    int k;
+    if (g->t_contact >= 0.0) return;
+    for (k = 0; k < g->n; k++) {
+        const gas_particle *p = &g->p[k];
+        int r = g->ev[k].rot;
+        e += g->ev[k].mass * (p->vx * p->vx + p->vy * p->vy);
+        if (r >= 0) e += g->rot[r].inertia * g->rot[r].omega * g->rot[r].omega;
+        m += g->ev[k].mass;
+    }
+    u = sqrt(e / m);
+    /* at rest (or an energy that underflowed): fixed at a later advance */
+    if (u > 0.0 && isfinite(u)) g->t_contact = TC_DEFAULT_REL * 2.0 * g->max_reach / u;
 }
 
 /* ---- adding particles ------------------------------------------------ */
@@ -144,6 +176,9 @@ static magdyn_status grow(magdyn_gas *g)
     q = realloc(g->link, (size_t)cap * sizeof *g->link);
     if (!q) return MAGDYN_ENOMEM;
     g->link = q;
+    q = realloc(g->t_last, (size_t)cap * sizeof *g->t_last);
+    if (!q) return MAGDYN_ENOMEM;
+    g->t_last = q;
     g->cap = cap;
     return MAGDYN_OK;
 }
@@ -227,6 +262,7 @@ static int add_particle(magdyn_gas *g, shape s, double reach, magdyn_vec2 v, dou
     g->p[k].vx = v.x; g->p[k].vy = v.y;
     g->p[k].x0 = s.x - v.x * g->time; g->p[k].y0 = s.y - v.y * g->time;
     g->rad[k] = s.rad; g->link[k].count = 0;
+    g->t_last[k] = -INFINITY;
     g->ev[k].mass = mass; g->ev[k].inv_mass = 1.0 / mass; g->ev[k].species = species;
     g->ev[k].otype = EV_NONE; g->ev[k].oarg = 0;
     g->ev[k].partner = k; g->ev[k].pcount = 0;    /* no pair event yet */

@@ -38,6 +38,7 @@ static magdyn_status prime(magdyn_gas *g)
     g->mono_rad = g->n > 0 ? g->rad[0] : -1.0;
     for (k = 1; k < g->n; k++)
         if (g->rad[k] != g->mono_rad) g->mono_rad = -1.0;
+    gas_contact_default(g);
     for (k = 0; k < g->n; k++) gas_predict(g, k);
     if ((st = gas_queue_build(g)) != MAGDYN_OK) return st;
     g->primed = 1;
@@ -61,6 +62,7 @@ static void rebase(magdyn_gas *g)
         }
         g->ev[k].tp -= t;
         g->ev[k].to -= t;
+        g->t_last[k] -= t;
     }
     g->obs_t_acc -= t;
     g->t_base += t;

@@ -39,6 +39,24 @@ static inline double ke_of(const magdyn_gas *g, int k)
     return 0.5 * g->ev[k].mass * (p->vx * p->vx + p->vy * p->vy);
 }
 
+/*
+ * The TC model (Luding & McNamara, Granular Matter 1 (1998) 113): a
+ * collision of a particle whose previous one was less than the contact
+ * duration t_c ago is elastic.  A hard-sphere collision stands for a
+ * contact that lasts t_c; one that begins before the last has ended is a
+ * multi-particle contact, in which real grains dissipate little; and the
+ * sequence of ever shorter intervals of an inelastic collapse (McNamara &
+ * Young 1994) is broken off at t_c.  The restitution e of a collision of k
+ * with j (-1: a wall) now: e, or 1 within t_c.  Called only for e < 1, so
+ * that elastic runs do exactly what they did.
+ */
+static inline double tc_restitution(const magdyn_gas *g, int k, int j, double e)
+{
+    double last = g->t_last[k];
+    if (j >= 0 && g->t_last[j] > last) last = g->t_last[j];
+    return g->time - last < g->t_contact ? 1.0 : e;
+}
+
 /* The bookkeeping after an impulse jimp changed the velocities of k and j,
  * which were at ak0, aj0 with kinetic energy ke0: their trajectories, the
  * energy, the virial (the impulse times the separation along the normal), the
@@ -51,6 +69,7 @@ static inline void pair_applied(magdyn_gas *g, int k, int j, gas_pose ak0, gas_p
     g->ke_trans += ke_of(g, k) + ke_of(g, j) - ke0;
     g->obs_virial += virial;
     g->link[k].count++; g->link[j].count++;
+    if (g->tc_track) g->t_last[k] = g->t_last[j] = g->time;
     g->collisions++; g->obs_coll++;
 }
 
@@ -87,13 +106,14 @@ static GAS_HOT_INLINE int do_pair_discs(magdyn_gas *g, int k, int j)
 {
     gas_particle *p = &g->p[k], *q = &g->p[j];
     gas_pose ak0 = pose_at(g, k, g->time), aj0 = pose_at(g, j, g->time);
-    double dx = ak0.x - aj0.x, dy = ak0.y - aj0.y, d, nx, ny, jimp, ke0;
+    double dx = ak0.x - aj0.x, dy = ak0.y - aj0.y, d, nx, ny, jimp, ke0, e = g->e_pair;
     if (g->par.periodic) { dx = min_image(dx, g->par.width); dy = min_image(dy, g->par.height); }
     d = sqrt(dx * dx + dy * dy);
     if (!(d > 0.0)) return 0;
     nx = dx / d; ny = dy / d;
     ke0 = ke_of(g, k) + ke_of(g, j);
-    jimp = mdk_impulse_discs(nx, ny, g->e_pair, g->ev[k].inv_mass, &p->vx, &p->vy,
+    if (e < 1.0) e = tc_restitution(g, k, j, e);
+    jimp = mdk_impulse_discs(nx, ny, e, g->ev[k].inv_mass, &p->vx, &p->vy,
                              g->ev[j].inv_mass, &q->vx, &q->vy);
     jimp += unstick_discs(nx, ny, g->ev[k].inv_mass, p, g->ev[j].inv_mass, q);
     if (!(jimp > 0.0)) return 0;

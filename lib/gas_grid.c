@@ -100,10 +100,11 @@ magdyn_status gas_sort_particles(magdyn_gas *g)
     sort_item *it = malloc((size_t)n * sizeof *it);
     double *nr = malloc((size_t)g->cap * sizeof *nr);
     gas_link *nn = malloc((size_t)g->cap * sizeof *nn);
+    double *nt = malloc((size_t)g->cap * sizeof *nt);
     void *np = NULL, *ne = NULL;
-    if (!it || !nr || !nn || !gas_grow_aligned(&np, 0, (size_t)g->cap, sizeof *g->p) ||
+    if (!it || !nr || !nn || !nt || !gas_grow_aligned(&np, 0, (size_t)g->cap, sizeof *g->p) ||
         !gas_grow_aligned(&ne, 0, (size_t)g->cap, sizeof *g->ev)) {
-        free(it); free(nr); free(nn); free(np); free(ne);
+        free(it); free(nr); free(nn); free(nt); free(np); free(ne);
         return MAGDYN_ENOMEM;
     }
     for (i = 0; i < n; i++) {
@@ -117,10 +118,11 @@ magdyn_status gas_sort_particles(magdyn_gas *g)
         *e = g->ev[it[i].k];
         nr[i] = g->rad[it[i].k];
         nn[i] = g->link[it[i].k];
+        nt[i] = g->t_last[it[i].k];
         if (e->rot >= 0) g->rot_k[e->ext] = i; else g->disc_k[e->ext] = i;
     }
-    free(g->p); free(g->ev); free(g->rad); free(g->link); free(it);
-    g->p = np; g->ev = ne; g->rad = nr; g->link = nn;
+    free(g->p); free(g->ev); free(g->rad); free(g->link); free(g->t_last); free(it);
+    g->p = np; g->ev = ne; g->rad = nr; g->link = nn; g->t_last = nt;
     /* g->ver needs no renumbering: the queue is built afresh after this */
     for (c = 0; c < g->ncx * g->ncy; c++) g->head[c] = -1;
     for (i = n - 1; i >= 0; i--) cell_insert(g, i, g->ev[i].cx, g->ev[i].cy);
@@ -217,6 +219,7 @@ magdyn_status gas_reorder(magdyn_gas *g)
     gather(g->ev, tmp, from, n, sizeof *g->ev);
     gather(g->link, tmp, from, n, sizeof *g->link);
     gather(g->rad, tmp, from, n, sizeof *g->rad);
+    gather(g->t_last, tmp, from, n, sizeof *g->t_last);
     gather(g->ver, tmp, from, n, sizeof *g->ver);
     gather(g->rank_of, tmp, from, n, sizeof *g->rank_of);
     for (i = 0; i < n; i++) {

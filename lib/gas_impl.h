@@ -111,12 +111,18 @@ void gas_set_reorder(struct magdyn_gas *g, long long every);
 struct magdyn_gas {
     magdyn_gas_params par;
     double e_pair, e_wall;
+    /* the TC model (gas_collide.h, tc_restitution): the contact duration
+     * [s], negative while the default is still to be fixed (at priming);
+     * tc_track: some restitution below 1, so that collision times are kept */
+    double t_contact;
+    int tc_track;
 
     /* particles: internal index k; discs/rotors map their own indices to k */
     int n, cap;
     gas_particle *p;
     gas_event *ev;
     double *rad;             /* disc: radius; rotor: end_radius */
+    double *t_last;          /* epoch time of the last inelastic collision, -INFINITY for none */
     gas_link *link;
     double mono_rad;         /* the radius of every particle, or -1 if they differ */
     long long epoch_at;      /* g->events at the start of the epoch */
@@ -260,5 +266,8 @@ int gas_do_pair(struct magdyn_gas *g, int k, int j);
 int gas_do_wall(struct magdyn_gas *g, int k, int wall, int end);
 void gas_do_cell(struct magdyn_gas *g, int k, int dir);
 void gas_ke_accumulate(struct magdyn_gas *g);
+/* gas.c: the default contact duration fixed now, if not set and the
+ * particles move (magdyn_gas_set_contact_duration). */
+void gas_contact_default(struct magdyn_gas *g);
 
 #endif

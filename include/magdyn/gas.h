@@ -29,9 +29,11 @@
  * Particles are numbered separately by kind: discs 0, 1, ... in the order
  * added, rotors likewise.
  *
- * Inelastic collisions (restitution < 1) can cause inelastic collapse (an
- * infinite number of collisions in finite time); advance then returns
- * MAGDYN_ENOCONV rather than loop forever.
+ * Inelastic collisions (restitution < 1) of hard bodies can undergo
+ * inelastic collapse (infinitely many collisions in finite time); the TC
+ * model (Luding & McNamara, Granular Matter 1 (1998) 113) prevents it: a
+ * collision of a particle that collided less than a contact duration ago is
+ * elastic (magdyn_gas_set_contact_duration).
  */
 #ifndef MAGDYN_GAS_H
 #define MAGDYN_GAS_H
@@ -80,8 +82,9 @@ MAGDYN_API void magdyn_gas_free(magdyn_gas *g);
  *   moves every particle to t_end.  MAGDYN_EINVAL for NULL, MAGDYN_ENONFINITE
  *   for NaN/Inf, MAGDYN_ESTATE for t_end earlier than magdyn_gas_time,
  *   MAGDYN_ENOMEM, MAGDYN_ENOCONV when more than 100 N + 10^4 events fall
- *   at one instant (inelastic collapse, a body wedged between walls that it
- *   touches on both sides, or bodies so fast or small that their contacts
+ *   at one instant (inelastic collapse with the contact duration set to 0,
+ *   rotors that their spin presses on a neighbour at restitution 0, a body
+ *   wedged between walls that it touches on both sides, or bodies so fast or small that their contacts
  *   cannot be resolved in double precision; the gas is then stopped at that
  *   instant, still free of overlaps).
  * magdyn_gas_get_disc/rotor: the particle's state now (positions wrapped
@@ -113,12 +116,27 @@ MAGDYN_API int magdyn_gas_add_rotor_species(magdyn_gas *g, const magdyn_rotor *r
  * a collision leaves separating slower than the rounding of the velocities
  * (restitution 0, or ~1e-17) leave at that rounding speed, 4 eps (|v1| +
  * |v2|, with the spin speed of a rotor's ends at a wall), so that the
- * contact is not found again at once.  A rotor pair at such a restitution
- * may still stall at a contact (MAGDYN_ENOCONV from advance), as may a
- * rotor that its spin keeps pressing on a neighbour.  MAGDYN_EINVAL for
- * NULL or out of range, MAGDYN_ENONFINITE for NaN.
+ * contact is not found again at once.  A collision within the contact
+ * duration of a particle's last one is elastic whatever these are
+ * (magdyn_gas_set_contact_duration).  MAGDYN_EINVAL for NULL or out of
+ * range, MAGDYN_ENONFINITE for NaN.
  */
 MAGDYN_API magdyn_status magdyn_gas_set_restitution(magdyn_gas *g, double pair, double wall);
+
+/*
+ * The contact duration t_c [s] of the TC model: a collision (pair or wall)
+ * of a particle whose previous collision was less than t_c ago has
+ * restitution 1, which breaks off inelastic collapse and the stall of a
+ * contact that a rotor's spin keeps renewing.  0 turns the model off
+ * (collapse then gives MAGDYN_ENOCONV).  The default, fixed at the first
+ * advance that finds the particles moving, is 1e-3 of the time a particle
+ * at the rms speed sqrt(sum(m v^2 + I omega^2) / sum(m)) takes to cross
+ * the largest interaction diameter: far below the mean free time of a
+ * dilute or moderately dense gas, and as the gas cools it only shrinks
+ * against it.  No effect while both restitutions are 1.  MAGDYN_EINVAL for NULL or t_c < 0, MAGDYN_ENONFINITE for NaN or
+ * infinity; the gas is untouched then.
+ */
+MAGDYN_API magdyn_status magdyn_gas_set_contact_duration(magdyn_gas *g, double t_c);
 
 /* Current time [s] (0 at creation); NAN for NULL. */
 MAGDYN_API double magdyn_gas_time(const magdyn_gas *g);
