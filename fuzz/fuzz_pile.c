@@ -5,7 +5,9 @@
  * snapping, stacking and sliding rather than refusals), optionally over a
  * fixed steel plate with gravity, advanced in 1 ms chunks, with the
  * physical invariants checked after each:
- *  - every advance returns MAGDYN_OK and ends at its t_end;
+ *  - every advance returns MAGDYN_OK and ends at its t_end, or stops
+ *    before it at the step budget (MAGDYN_EBUDGET, 2e4 steps; 40 with the
+ *    extended model, whose forces near contact cost ~1 ms each);
  *  - no two magnets overlap by more than 1 um (the world tests' bound;
  *    contact_tol is 1e-9 m, the resting-contact step pushes out what sinks
  *    deeper);
@@ -88,6 +90,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         p.model = MAGDYN_MODEL_CUBOID;
         p.model_tol = 1e-3;
     }
+    /* the host's bound on the work of one advance: a snap with the extended
+       model costs ~1 ms of CPU a step near contact (issue: the exact model at
+       the speed of point dipoles), a tumbling pair of point dipoles ~1e3
+       steps a millisecond */
+    p.max_steps = cuboid ? 40 : 20000;
     magdyn_world *w = magdyn_world_new(&p);
     FZ_ASSERT(w);
     if (plate) {
@@ -117,9 +124,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int c = 1; c <= (cuboid ? 1 : 3); c++) {
         double t = 1e-3 * c;
         magdyn_status s = magdyn_world_advance(w, t);
-        if (s != MAGDYN_OK) fprintf(stderr, "advance to %g: %s\n", t, magdyn_strerror(s));
-        FZ_ASSERT(s == MAGDYN_OK);
-        FZ_ASSERT(magdyn_world_time(w) == t);
+        if (s != MAGDYN_OK && s != MAGDYN_EBUDGET) fprintf(stderr, "advance to %g: %s\n", t, magdyn_strerror(s));
+        FZ_ASSERT(s == MAGDYN_OK || s == MAGDYN_EBUDGET);
+        FZ_ASSERT(s == MAGDYN_OK ? magdyn_world_time(w) == t : magdyn_world_time(w) < t);
         FZ_ASSERT(!any_overlap_beyond(w, 1e-6));
         escale = fmax(escale, magdyn_world_kinetic_energy(w));
         double e = magdyn_world_energy(w);
@@ -129,6 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             magdyn_world_momentum(w, &pn, &ln);
             FZ_ASSERT(magdyn_vec3_dist(pn, p0) <= 1e-9 * pscale);
         }
+        if (s == MAGDYN_EBUDGET) break;
     }
     magdyn_world_free(w);
     return 0;

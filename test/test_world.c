@@ -371,6 +371,53 @@ START_TEST(advance_by_one_ulp)
 END_TEST
 
 /*
+ * Found by fuzz/fuzz_world.c as timeouts (fuzz/corpus/world/regress-needle.bin,
+ * regress-long-rod.bin), extended-cuboid model: a needle 8.5e-17 m thick
+ * (moment 0.1 A m^2) 1 cm above a 10 mm cube, and a rod 655 m long and 10 mm
+ * thick of 6 g beside a light cube.  Their steps are bounded by a hundredth
+ * of the thinnest size (1e-18 m for the needle) and by a cubature over the
+ * rod, so 2 ms take minutes: physics work, not a hang.  The host bounds it
+ * with max_steps: advance stops with MAGDYN_EBUDGET before t_end, the state
+ * finite, and a further advance goes on from there.
+ */
+START_TEST(thin_and_long_bodies_stop_at_the_budget)
+{
+    int which;
+    for (which = 0; which < 2; which++) {
+        magdyn_world_params p = magdyn_world_params_default();
+        magdyn_world *w;
+        magdyn_magnet a = magdyn_magnet_default(), b = magdyn_magnet_default(), o;
+        double t1;
+        p.model = MAGDYN_MODEL_CUBOID;
+        p.model_tol = 1e-3;
+        p.rtol = 1e-6;
+        p.atol = 1e-9;
+        p.max_steps = 200;
+        a.half = magdyn_v3(0.005, 0.005, 0.005);
+        a.mass = which ? 1.57e-4 : 6e-3;
+        a.moment = magdyn_v3(0, 0, which ? 0.1 : 0.0960938);
+        b.half = which ? magdyn_v3(0.005, 327.68, 0.005) : magdyn_v3(4.2466e-17, 3.52478e-05, 0.005);
+        b.mass = which ? 0.1 : 6e-3;
+        b.moment = magdyn_v3(0, 0, which ? 0.015 : 0.1);
+        b.position = magdyn_v3(0, 0, which ? -0.1 : 0.015);
+        b.velocity = magdyn_v3(which ? 1.0 : 0.0, 0, which ? 0.0 : -0.1);
+        b.omega = magdyn_v3(0.005, 0.005, 0.005);
+        w = magdyn_world_new(&p);
+        ck_assert_int_eq(magdyn_world_add(w, &a), 0);
+        ck_assert_int_eq(magdyn_world_add(w, &b), 1);
+        ck_assert_int_eq(magdyn_world_advance(w, 2e-3), MAGDYN_EBUDGET);
+        t1 = magdyn_world_time(w);
+        ck_assert(t1 >= 0.0 && t1 < 2e-3);
+        ck_assert_int_eq(magdyn_world_get(w, 1, &o), MAGDYN_OK);
+        ck_assert(magdyn_vec3_isfinite(o.position) && magdyn_vec3_isfinite(o.velocity));
+        ck_assert_int_eq(magdyn_world_advance(w, 2e-3), MAGDYN_EBUDGET);
+        ck_assert(magdyn_world_time(w) >= t1 && magdyn_world_time(w) < 2e-3);
+        magdyn_world_free(w);
+    }
+}
+END_TEST
+
+/*
  * Found by fuzz/fuzz_world.c (fuzz/corpus/world/regress-extreme-moment.bin):
  * a magnet of moment 7e274 A m^2 (extended-cuboid model) 3 cm from another.
  * The first step estimate underflowed to h = 0, which the error control
@@ -419,6 +466,7 @@ int main(void)
     tcase_add_test(tc, bad_input);
     tcase_add_test(tc, empty_world_advances);
     tcase_add_test(tc, advance_by_one_ulp);
+    tcase_add_test(tc, thin_and_long_bodies_stop_at_the_budget);
     tcase_add_test(tc, extreme_moment_stops);
     suite_add_tcase(s, tc);
     return test_run_suite(s, CK_FORK);
