@@ -1,7 +1,7 @@
 /*
- * world.c - the world's objects (layer 4): parameters, magnets, queries and
- * the energy.  The step is in world_step.c, its parts in world_*.c (see
- * world_impl.h).
+ * world.c - the world's objects (layer 4): parameters, magnets, queries,
+ * and the public entry of advance.  The step is in world_step.c, its parts
+ * in world_*.c (see world_impl.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -161,66 +161,6 @@ static magdyn_status reserve(magdyn_world *w, int cap)
     return MAGDYN_OK;
 }
 
-/*
- * The range of a magnet's quantities in which the stepper's arithmetic
- * stays finite, as natural logarithms: force scales up to 1e150 N (two
- * such magnets touching: 3 mu0/(4 pi) |m|^2 / l^4, l the smallest half
- * extent, bounds the dipole and the cuboid model alike), and the linear
- * and angular accelerations they and the uniform field and gravity give
- * up to 1e150 (squares and sums of n terms stay below the overflow).
- */
-#define LOG_BIG (150.0 * 2.302585092994046)
-/* Lengths [m], speeds [m/s], angular speeds [rad/s] and masses [kg] up to
- * 1e50 keep positions, energies (m v^2, I omega^2 <= 1e250) and the dipole
- * sums (magdyn_dipoles_interact(3): spread <= 1e150 m) in range. */
-#define MAX_STATE 1e50
-
-static int within(magdyn_vec3 v)
-{
-    return fabs(v.x) <= MAX_STATE && fabs(v.y) <= MAX_STATE && fabs(v.z) <= MAX_STATE;
-}
-
-static double logpos(double x) { return x > 0.0 ? log(x) : -INFINITY; }
-
-static magdyn_status magnet_range(const magdyn_world *w, const magdyn_body *b, magdyn_vec3 moment)
-{
-    double lm = logpos(magdyn_vec3_norm(moment));
-    double lmin = fmin(fmin(b->half.x, b->half.y), b->half.z);
-    double lf = log(3e-7) + 2.0 * lm - 4.0 * log(lmin);           /* pair force */
-    double lb = lm + logpos(magdyn_vec3_norm(w->p.field));         /* torque of B0 */
-    double lg = log(b->mass) + logpos(magdyn_vec3_norm(w->p.gravity));
-    double lt = fmax(lf + log(magdyn_vec3_norm(b->half)), lb);     /* torque */
-    double li = log(fmin(fmin(b->inertia.x, b->inertia.y), b->inertia.z));
-    if (!magdyn_vec3_isfinite(moment)) return MAGDYN_ENONFINITE;
-    if (!within(b->position) || !within(b->half) || !(b->mass <= MAX_STATE)
-        || (!b->fixed && (!within(b->velocity) || !within(b->omega))))
-        return MAGDYN_ERANGE;
-    if (isnan(lf) || lf > LOG_BIG || lt > LOG_BIG || lg > LOG_BIG) return MAGDYN_ERANGE;
-    if (!b->fixed && (fmax(lf, lg) - log(b->mass) > LOG_BIG || lt - li > LOG_BIG))
-        return MAGDYN_ERANGE;
-    return MAGDYN_OK;
-}
-
-/* The one check of a magnet, on adding it and on every advance. */
-static magdyn_status magnet_valid(const magdyn_world *w, const magdyn_body *b, magdyn_vec3 moment)
-{
-    magdyn_status s = magdyn_body_check(b);
-    return s != MAGDYN_OK ? s : magnet_range(w, b, moment);
-}
-
-static magdyn_status magnet_check(const magdyn_magnet *m)
-{
-    if (!m || !MAGDYN_RESERVED_OK(m)) return MAGDYN_EINVAL;
-    if (!magdyn_vec3_isfinite(m->half) || !isfinite(m->mass) || !magdyn_vec3_isfinite(m->moment)
-        || !magdyn_vec3_isfinite(m->position) || !magdyn_vec3_isfinite(m->velocity)
-        || !magdyn_quat_isfinite(m->orientation) || !magdyn_vec3_isfinite(m->omega))
-        return MAGDYN_ENONFINITE;
-    if (!(m->mass > 0) || !(m->half.x > 0) || !(m->half.y > 0) || !(m->half.z > 0))
-        return MAGDYN_EINVAL;
-    if (!magdyn_quat_isunit(m->orientation, 1e-9)) return MAGDYN_ENORM;
-    return MAGDYN_OK;
-}
-
 int magdyn_world_add(magdyn_world *w, const magdyn_magnet *m)
 {
     magdyn_status s;
@@ -229,7 +169,7 @@ int magdyn_world_add(magdyn_world *w, const magdyn_magnet *m)
     int i;
     if (!w) return MAGDYN_EINVAL;
     if (w->busy) return MAGDYN_ESTATE;
-    s = magnet_check(m);
+    s = magdyn_wi_magnet_check(m);
     if (s != MAGDYN_OK) return s;
     if (w->n >= MAGDYN_WORLD_MAX_MAGNETS) return MAGDYN_ERANGE;
     s = magdyn_body_init(&b, m->half, m->mass, m->position, m->orientation, m->fixed);
@@ -238,7 +178,7 @@ int magdyn_world_add(magdyn_world *w, const magdyn_magnet *m)
         b.velocity = m->velocity;
         b.omega = m->omega;
     }
-    if ((s = magnet_valid(w, &b, m->moment)) != MAGDYN_OK) return s;
+    if ((s = magdyn_wi_magnet_valid(w, &b, m->moment)) != MAGDYN_OK) return s;
     o = magdyn_body_obb(&b);
     for (i = 0; i < w->n; i++) {
         magdyn_obb oi = magdyn_body_obb(&w->b[i]);
@@ -286,7 +226,7 @@ magdyn_status magdyn_world_advance(magdyn_world *w, double t_end)
     if (!w) return MAGDYN_EINVAL;
     if (w->busy) return MAGDYN_ESTATE;
     for (i = 0; i < w->n; i++)
-        if ((s = magnet_valid(w, &w->b[i], w->mom[i])) != MAGDYN_OK) return s;
+        if ((s = magdyn_wi_magnet_valid(w, &w->b[i], w->mom[i])) != MAGDYN_OK) return s;
     w->busy = 1;
     s = magdyn_wi_advance(w, t_end);
     w->busy = 0;
@@ -328,38 +268,4 @@ magdyn_status magdyn_world_get_stats(const magdyn_world *w, magdyn_world_stats *
     if (!w || !out) return MAGDYN_EINVAL;
     *out = w->st;
     return MAGDYN_OK;
-}
-
-magdyn_status magdyn_world_momentum(const magdyn_world *w, magdyn_vec3 *linear,
-                                    magdyn_vec3 *angular)
-{
-    magdyn_vec3 p = {0, 0, 0}, l = {0, 0, 0};
-    int i;
-    if (!w || !linear || !angular) return MAGDYN_EINVAL;
-    for (i = 0; i < w->n; i++) {
-        p = magdyn_vec3_add(p, magdyn_body_momentum(&w->b[i]));
-        l = magdyn_vec3_add(l, magdyn_body_angular_momentum(&w->b[i]));
-    }
-    *linear = p;
-    *angular = l;
-    return MAGDYN_OK;
-}
-
-double magdyn_world_kinetic_energy(const magdyn_world *w)
-{
-    double e = 0;
-    int i;
-    if (!w) return NAN;
-    for (i = 0; i < w->n; i++) e += magdyn_body_kinetic_energy(&w->b[i]);
-    return e;
-}
-
-double magdyn_world_energy(const magdyn_world *w)
-{
-    double e = 0.0, u;
-    int i;
-    if (!w) return NAN;
-    for (i = 0; i < w->n; i++) e += magdyn_body_kinetic_energy(&w->b[i]);
-    if (magdyn_wi_potential(w, w->b, &u) != MAGDYN_OK) return NAN;
-    return e + u;
 }

@@ -3,7 +3,7 @@
  * stepper (layer 4).  Not installed; the symbols are hidden from the shared
  * library.
  *
- *   world.c         objects: new, add, get, energy, stats; the public entry
+ *   world.c         objects: new, add, get, stats; the public entry
  *                   of advance, which refuses re-entrant calls
  *   world_step.c    magdyn_wi_advance: one step composed of the parts below
  *   world_forces.c  asks the dipole module for the forces on a set of magnets
@@ -13,6 +13,8 @@
  *                   magnets, one impulse solve per island, warm started
  *   world_impact.c  impacts at a first contact
  *   world_rest.c    which pairs touch, islands, sleeping and waking
+ *   world_magnet.c  what the world accepts as a magnet
+ *   world_observe.c momentum and energy
  */
 #ifndef MAGDYN_WORLD_IMPL_H
 #define MAGDYN_WORLD_IMPL_H
@@ -101,6 +103,13 @@ double magdyn_wi_clock(void);
  * another (params max_steps and cancel), else MAGDYN_EBUDGET or
  * MAGDYN_ECANCELED; asked between steps, where the world is consistent. */
 magdyn_status magdyn_wi_may_step(const magdyn_world *w, long long taken);
+
+/* A magnet as given to magdyn_world_add: finite, sizes and mass > 0, a unit
+ * quaternion, no reserved slot set (world_magnet.c). */
+magdyn_status magdyn_wi_magnet_check(const magdyn_magnet *m);
+/* A body of w with its moment [A m^2]: magdyn_body_check, and quantities in
+ * the range where the stepper's arithmetic stays finite (MAGDYN_ERANGE). */
+magdyn_status magdyn_wi_magnet_valid(const magdyn_world *w, const magdyn_body *b, magdyn_vec3 moment);
 
 /* world_step.c: the body of magdyn_world_advance (world.c guards it). */
 magdyn_status magdyn_wi_advance(magdyn_world *w, double t_end);
