@@ -28,25 +28,6 @@ static double cpu(void)
     return (double)clock() / CLOCKS_PER_SEC;
 }
 
-/* The deepest overlap [m] of any two magnets of w (0 when none overlaps). */
-static double worst_overlap(const magdyn_world *w)
-{
-    int n = magdyn_world_count(w), i, j;
-    double worst = 0.0;
-    for (i = 0; i < n; i++)
-        for (j = i + 1; j < n; j++) {
-            magdyn_magnet a, b;
-            magdyn_sat_result r;
-            magdyn_obb oa, ob;
-            magdyn_world_get(w, i, &a);
-            magdyn_world_get(w, j, &b);
-            oa.center = a.position; oa.orientation = a.orientation; oa.half = a.half;
-            ob.center = b.position; ob.orientation = b.orientation; ob.half = b.half;
-            if (magdyn_obb_sat(&oa, &ob, &r)) worst = fmax(worst, -r.separation);
-        }
-    return worst;
-}
-
 static void run(const char *name, int n, int kind, unsigned long long seed)
 {
     magdyn_world_params p = scene_params();
@@ -72,7 +53,7 @@ static void run(const char *name, int n, int kind, unsigned long long seed)
         / fmax(fabs(e0), st.energy_restitution + st.energy_friction);
     printf("%-8s %5d %9.3f %9s %9.3f %9.3f %10lld %10lld %9.2e %9.2e %s\n", name, placed, magdyn_world_time(w),
            rest >= 0 ? "yes" : "no", c, c / magdyn_world_time(w), st.steps, st.contact_steps,
-           bal, worst_overlap(w), s == MAGDYN_OK ? "" : magdyn_strerror(s));
+           bal, scene_worst_overlap(w), s == MAGDYN_OK ? "" : magdyn_strerror(s));
     fflush(stdout);
     magdyn_world_free(w);
 }

@@ -93,3 +93,20 @@ int scene_tower(magdyn_world *w, int n)
 {
     return stack(w, n, magdyn_v3(0, 0, 0));
 }
+
+double scene_worst_overlap(const magdyn_world *w)
+{
+    int n = magdyn_world_count(w), i, j;
+    double worst = 0.0;
+    for (i = 0; i < n; i++)
+        for (j = i + 1; j < n; j++) {
+            magdyn_magnet a, b;
+            magdyn_sat_result r;
+            magdyn_world_get(w, i, &a);
+            magdyn_world_get(w, j, &b);
+            if (a.fixed && b.fixed) continue;
+            magdyn_obb oa = {a.position, a.orientation, a.half}, ob = {b.position, b.orientation, b.half};
+            if (magdyn_obb_sat(&oa, &ob, &r)) worst = fmax(worst, -r.separation);
+        }
+    return worst;
+}

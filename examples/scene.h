@@ -42,4 +42,8 @@ int scene_column(magdyn_world *w, int n);
 /* n plain 10 mm boxes (no moment) stacked on the plate. */
 int scene_tower(magdyn_world *w, int n);
 
+/* The deepest overlap [m] of two magnets of w, not both fixed (0 when none
+ * overlaps): the separating-axis depth of each pair. */
+double scene_worst_overlap(const magdyn_world *w);
+
 #endif

@@ -141,22 +141,6 @@ static void soak_gas(long long collisions)
     magdyn_gas_free(g);
 }
 
-static double pile_overlap(const magdyn_world *w)
-{
-    int n = magdyn_world_count(w), i, j;
-    double worst = 0.0;
-    for (i = 0; i < n; i++)
-        for (j = i + 1; j < n; j++) {
-            magdyn_magnet a, b;
-            magdyn_sat_result r;
-            magdyn_world_get(w, i, &a);
-            magdyn_world_get(w, j, &b);
-            magdyn_obb oa = {a.position, a.orientation, a.half}, ob = {b.position, b.orientation, b.half};
-            if (magdyn_obb_sat(&oa, &ob, &r)) worst = fmax(worst, -r.separation);
-        }
-    return worst;
-}
-
 static void soak_piles(long long steps)
 {
     long long total = 0;
@@ -174,7 +158,7 @@ static void soak_piles(long long steps)
         escale = fabs(e0);
         for (t = 0.01; t < 2.0 + 1e-9; t += 0.01) {
             magdyn_status s = magdyn_world_advance(w, t);
-            double e = magdyn_world_energy(w), ov = pile_overlap(w);
+            double e = magdyn_world_energy(w), ov = scene_worst_overlap(w);
             CHECK(s == MAGDYN_OK, "pile %llu at %g s: %s", seed, t, magdyn_strerror(s));
             escale = fmax(escale, magdyn_world_kinetic_energy(w));
             CHECK(e <= e0 + 1e-3 * escale, "pile %llu at %g s: energy %.12g -> %.12g", seed, t, e0, e);

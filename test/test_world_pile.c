@@ -19,22 +19,6 @@
 #include "testutil.h"
 #include "../examples/scene.h"
 
-/* Deepest overlap [m] of any pair (0 when none overlaps). */
-static double worst_overlap(const magdyn_world *w)
-{
-    int n = magdyn_world_count(w), i, j;
-    double worst = 0.0;
-    for (i = 0; i < n; i++)
-        for (j = i + 1; j < n; j++) {
-            magdyn_magnet a, b;
-            magdyn_world_get(w, i, &a);
-            magdyn_world_get(w, j, &b);
-            if (a.fixed && b.fixed) continue;
-            worst = fmax(worst, -test_magnet_gap(&a, &b));
-        }
-    return worst;
-}
-
 /* E(t) - (E0 - losses), relative to |E0| or to the losses, whichever is larger. */
 static double unaccounted(const magdyn_world *w, double e0)
 {
@@ -53,7 +37,7 @@ static double until_rest_by(magdyn_world *w, double t_max, double chunk, double 
     while (t < t_max) {
         t += chunk;
         ck_assert_int_eq(magdyn_world_advance(w, t), MAGDYN_OK);
-        if (worst) *worst = fmax(*worst, worst_overlap(w));
+        if (worst) *worst = fmax(*worst, scene_worst_overlap(w));
         magdyn_world_get_stats(w, &st);
         if (st.asleep) break;
     }
@@ -250,7 +234,7 @@ START_TEST(chain_holds_without_energy_gain)
         ck_assert_double_le(hypot(m.position.y, m.position.z), 10 * 1e-9);
         ck_assert_double_le(fabs(m.position.x - 2 * a * i), 10 * 1e-9);
     }
-    ck_assert_double_le(worst_overlap(w), 1e-9);
+    ck_assert_double_le(scene_worst_overlap(w), 1e-9);
     magdyn_world_free(w);
 }
 END_TEST
