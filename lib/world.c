@@ -3,6 +3,8 @@
  * and the public entry of advance.  The step is in world_step.c, its parts
  * in world_*.c (see world_impl.h).
  */
+/* clock_gettime and CLOCK_MONOTONIC (POSIX.1-2008) beside strict C11 */
+#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
@@ -72,10 +74,17 @@ static int params_ok(const magdyn_world_params *p)
     return 1;
 }
 
+/* Seconds of a clock that never jumps (the stats' time shares: a wall
+ * clock set back by NTP would make them negative); C11's UTC clock where
+ * POSIX's monotonic one is missing. */
 double magdyn_wi_clock(void)
 {
     struct timespec ts;
+#ifdef CLOCK_MONOTONIC
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return 0.0;
+#else
     if (!timespec_get(&ts, TIME_UTC)) return 0.0;
+#endif
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 

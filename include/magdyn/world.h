@@ -187,7 +187,8 @@ typedef struct {
     long long collisions;       /* collisions reported (impacts) */
     int resting_pairs;          /* pairs now in resting contact */
     bool asleep;                /* all magnets at rest in equilibrium, time just passes */
-    double time_forces;         /* wall-clock seconds spent in forces and torques */
+    double time_forces;         /* seconds spent in forces and torques, on the monotonic wall
+                                   clock (POSIX CLOCK_MONOTONIC): elapsed, not CPU, time */
     double time_collide;        /* ... in broad phase, separating axes, manifolds, contact times */
     double time_impulse;        /* ... in the impulse solver and position correction */
     double energy_restitution;  /* [J] taken by the normal impulses (restitution below 1) */
