@@ -32,7 +32,7 @@ static void unite(int *parent, int a, int b)
     parent[rb] = ra;
 }
 
-static int is_fixed(const unsigned char *fixed, int i)
+static int is_fixed(const bool *fixed, int i)
 {
     return fixed && fixed[i];
 }
@@ -45,7 +45,7 @@ static int is_fixed(const unsigned char *fixed, int i)
  * read their label from the still-encoded root, and the roots are decoded
  * last.  Fixed bodies stay singleton roots at -1.  Returns the count.
  */
-static int label_islands(int n, const unsigned char *fixed, int *p)
+static int label_islands(int n, const bool *fixed, int *p)
 {
     int i, next = 0;
     for (i = 0; i < n; i++)
@@ -80,7 +80,7 @@ static void island_members(int n, const int *island, int nislands, int *start, i
     start[0] = 0;
 }
 
-magdyn_status magdyn_islands(int n, const unsigned char *fixed, int npairs, const int *pairs,
+magdyn_status magdyn_islands(int n, const bool *fixed, int npairs, const int *pairs,
                              int *island, int *start, int *members, int *nislands)
 {
     int i, k, count;

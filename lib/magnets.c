@@ -90,7 +90,7 @@ static void add_pair(magdyn_vec3 *F, magdyn_vec3 *T, int i, int j, magdyn_vec3 p
     T[i] = magdyn_vec3_sub(T[i], magdyn_vec3_add(t, magdyn_vec3_cross(magdyn_vec3_sub(pj, pi), f)));
 }
 
-static int needed(const unsigned char *passive, int i, int j)
+static int needed(const bool *passive, int i, int j)
 {
     return !passive || !passive[i] || !passive[j];
 }
@@ -108,7 +108,7 @@ static magdyn_status cuboid_pair(const magdyn_cuboid *ci, const magdyn_cuboid *c
 }
 
 static magdyn_status cuboid_forces(int n, const magdyn_cuboid *c, double rel_tol,
-                                   const unsigned char *passive, magdyn_vec3 *F, magdyn_vec3 *T)
+                                   const bool *passive, magdyn_vec3 *F, magdyn_vec3 *T)
 {
     int i, j;
     for (i = 0; i < n; i++)
@@ -133,7 +133,7 @@ static int is_zero(magdyn_vec3 v)
  * one directly; a box without moment takes no part.  scratch holds 6 n
  * vectors, idx n ints.
  */
-static magdyn_status dipole_forces(int n, const magdyn_cuboid *c, const unsigned char *passive,
+static magdyn_status dipole_forces(int n, const magdyn_cuboid *c, const bool *passive,
                                    magdyn_vec3 *scratch, int *idx, magdyn_vec3 *force,
                                    magdyn_vec3 *torque)
 {
@@ -178,7 +178,7 @@ static magdyn_status dipole_forces(int n, const magdyn_cuboid *c, const unsigned
 }
 
 magdyn_status magdyn_magnets_interact(int n, const magdyn_cuboid *c, magdyn_magnet_model model,
-                                      double rel_tol, const unsigned char *passive,
+                                      double rel_tol, const bool *passive,
                                       magdyn_vec3 *force, magdyn_vec3 *torque)
 {
     magdyn_vec3 *scratch;
@@ -217,7 +217,7 @@ magdyn_status magdyn_magnets_interact(int n, const magdyn_cuboid *c, magdyn_magn
 /* ---- energy ------------------------------------------------------------------ */
 
 magdyn_status magdyn_magnets_energy(int n, const magdyn_cuboid *c, magdyn_magnet_model model,
-                                    double rel_tol, const unsigned char *which, double *energy)
+                                    double rel_tol, const bool *which, double *energy)
 {
     magdyn_status s;
     double e = 0.0;

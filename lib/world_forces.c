@@ -22,7 +22,7 @@ static magdyn_cuboid cuboid_of(const magdyn_world *w, int i, const magdyn_body *
 }
 
 magdyn_status magdyn_wi_forces(magdyn_world *w, const magdyn_body *bodies,
-                               const unsigned char *passive, magdyn_vec3 *F, magdyn_vec3 *T)
+                               const bool *passive, magdyn_vec3 *F, magdyn_vec3 *T)
 {
     double t0 = magdyn_wi_clock();
     magdyn_status s;

@@ -52,8 +52,8 @@ struct magdyn_world {
 
     /* forces: scratch of world_forces.c, and the step start's forces */
     magdyn_cuboid *cub;
-    unsigned char *passive;    /* asleep or fixed: pairs of two are not evaluated */
-    unsigned char *fpass;      /* not flying: held during a Runge-Kutta step */
+    bool *passive;             /* asleep or fixed: pairs of two are not evaluated */
+    bool *fpass;               /* not flying: held during a Runge-Kutta step */
     magdyn_vec3 *F, *T;        /* on every magnet at the step's start [N, N m] */
     magdyn_vec3 *Fs, *Ts;      /* scratch of the Runge-Kutta right-hand side */
 
@@ -118,7 +118,7 @@ magdyn_status magdyn_wi_advance(magdyn_world *w, double t_end);
  * magnet that is not passive, into F, T (passive ones get the forces of the
  * others only); with gravity and the uniform field. */
 magdyn_status magdyn_wi_forces(magdyn_world *w, const magdyn_body *bodies,
-                               const unsigned char *passive, magdyn_vec3 *F, magdyn_vec3 *T);
+                               const bool *passive, magdyn_vec3 *F, magdyn_vec3 *T);
 /* Potential energy [J]: magnetic pairs, -m.B0, -m g.x; all magnets. */
 magdyn_status magdyn_wi_potential(const magdyn_world *w, const magdyn_body *bodies, double *u);
 

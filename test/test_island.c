@@ -74,7 +74,7 @@ END_TEST
 START_TEST(fixed_plate_joins_nothing)
 {
     /* body 0 a fixed plate, bodies 1 and 2 rest on it, body 3 on body 2 */
-    const unsigned char fixed[] = {1, 0, 0, 0};
+    const bool fixed[] = {1, 0, 0, 0};
     const int pairs[] = {0, 1, 2, 0, 0, 2, 2, 3, 0, 0};
     const int want_island[] = {-1, 0, 1, 1}, want_start[] = {0, 1, 3}, want_members[] = {1, 2, 3};
     int island[4], start[5], members[4], nisl;
@@ -94,7 +94,7 @@ END_TEST
 
 /* Components by breadth-first search over the adjacency matrix, numbered
  * in the order of their smallest member; fixed bodies get -1. */
-static int reference_islands(int n, const unsigned char *fixed, int npairs, const int *pairs,
+static int reference_islands(int n, const bool *fixed, int npairs, const int *pairs,
                              int *island)
 {
     static unsigned char adj[MAXN][MAXN];
@@ -132,7 +132,7 @@ START_TEST(random_graphs_match_bfs)
     for (t = 0; t < trials; t++) {
         int n = 1 + (int)(test_rng_u64(&r) % MAXN), np, i, k, nisl, want_n, bad;
         int island[MAXN], want[MAXN], start[MAXN + 1], members[MAXN], plain[MAXN];
-        unsigned char fixed[MAXN];
+        bool fixed[MAXN];
         double pfix = test_rng_uniform(&r) < 0.3 ? 0.0 : test_rng_range(&r, 0.0, 0.4);
         /* sparse to dense: from mostly lone bodies to one giant island */
         np = (int)(test_rng_u64(&r) % (unsigned)(4 * n + 1));

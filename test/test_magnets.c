@@ -73,7 +73,7 @@ START_TEST(dipole_passive_mask)
     for (k = 0; k < reps; k++) {
         magdyn_cuboid c[NMAX];
         magdyn_vec3 pos[NMAX], m[NMAX], f[NMAX], t[NMAX], ff[NMAX], tf[NMAX];
-        unsigned char passive[NMAX];
+        bool passive[NMAX];
         int i, j, n = 3 + (int)(test_rng_uniform(&r) * (NMAX - 2));
         random_magnets(&r, n, c, 0.1);
         for (i = 0; i < n; i++) {
@@ -133,7 +133,7 @@ START_TEST(newton_third_law_both_models)
     test_rng r = {31337};
     magdyn_cuboid c[NMAX];
     magdyn_vec3 f[NMAX], t[NMAX];
-    unsigned char passive[6] = {0, 0, 0, 0, 0, 0};
+    bool passive[6] = {0, 0, 0, 0, 0, 0};
     double wd, wc;
     random_magnets(&r, NMAX, c, 0.08);
     ck_assert_int_eq(magdyn_magnets_interact(NMAX, c, MAGDYN_MODEL_DIPOLE, 0, NULL, f, t), MAGDYN_OK);
@@ -161,7 +161,7 @@ START_TEST(dipole_plain_boxes_take_no_part)
     test_rng r = {77};
     magdyn_cuboid c[4], with[6];
     magdyn_vec3 f[4], t[4], fw[6], tw[6];
-    unsigned char passive[6] = {0, 1, 0, 0, 1, 0};
+    bool passive[6] = {0, 1, 0, 0, 1, 0};
     int i;
     random_magnets(&r, 4, c, 0.05);
     ck_assert_int_eq(magdyn_magnets_interact(4, c, MAGDYN_MODEL_DIPOLE, 0, NULL, f, t), MAGDYN_OK);
@@ -399,7 +399,7 @@ START_TEST(energy_which_mask)
     test_rng r = {5};
     magdyn_cuboid c[8];
     magdyn_vec3 pos[8], m[8];
-    unsigned char which[8] = {0, 0, 1, 0, 0, 1, 0, 0};
+    bool which[8] = {0, 0, 1, 0, 0, 1, 0, 0};
     double e, all, sum = 0, scale = 0;
     int i, j;
     random_magnets(&r, 8, c, 0.05);
@@ -421,7 +421,7 @@ START_TEST(energy_which_mask)
     /* the cuboid model with a passive mask skips the same pairs */
     {
         magdyn_vec3 f[4], t[4];
-        unsigned char passive[4] = {1, 1, 0, 1};
+        bool passive[4] = {1, 1, 0, 1};
         int k;
         ck_assert_int_eq(magdyn_magnets_interact(4, c, MAGDYN_MODEL_CUBOID, 1e-6, passive, f, t), MAGDYN_OK);
         for (k = 0; k < 4; k++) {

@@ -256,7 +256,7 @@ typedef enum {
  */
 MAGDYN_API magdyn_status magdyn_magnets_interact(int n, const magdyn_cuboid *c,
                                                  magdyn_magnet_model model, double rel_tol,
-                                                 const unsigned char *passive,
+                                                 const bool *passive,
                                                  magdyn_vec3 *force, magdyn_vec3 *torque);
 
 /*
@@ -292,7 +292,7 @@ MAGDYN_API magdyn_status magdyn_magnets_interact(int n, const magdyn_cuboid *c,
  */
 MAGDYN_API magdyn_status magdyn_magnets_energy(int n, const magdyn_cuboid *c,
                                                magdyn_magnet_model model, double rel_tol,
-                                               const unsigned char *which, double *energy);
+                                               const bool *which, double *energy);
 
 #ifdef __cplusplus
 }

@@ -40,7 +40,7 @@ extern "C" {
  * with npairs > 0), only one of start and members NULL, or an index outside
  * [0, n); outputs untouched then.
  */
-MAGDYN_API magdyn_status magdyn_islands(int n, const unsigned char *fixed, int npairs,
+MAGDYN_API magdyn_status magdyn_islands(int n, const bool *fixed, int npairs,
                                         const int *pairs, int *island, int *start,
                                         int *members, int *nislands);
 
