@@ -61,7 +61,7 @@ static double gauss(void) { return sqrt(-2 * log(1 - uni())) * cos(2 * MAGDYN_PI
 static magdyn_gas *make(int side, double eta, double *box)
 {
     double a = sqrt(MAGDYN_PI / (4 * eta));
-    magdyn_gas_params p;
+    magdyn_gas_params p = magdyn_gas_params_default();
     magdyn_gas *g;
     int i;
     p.width = p.height = *box = side * a; p.periodic = 1;

@@ -48,7 +48,7 @@ int main(int argc, char **argv)
     if (runs > 32) runs = 32;
     for (r = 0; r < runs; r++) {
         double a = sqrt(MAGDYN_PI / (4 * eta)), box = side * a, dt, t0, t1;
-        magdyn_gas_params p;
+        magdyn_gas_params p = magdyn_gas_params_default();
         magdyn_gas *g;
         long long c0;
         int i;

@@ -118,7 +118,7 @@ static magdyn_gas *equilibrated_mixture(int side, double eta, const double *mass
 {
     static const double one[2] = {1, 1};
     magdyn_gas *g0 = start(side, eta, mass, 2, one, 0, seed), *g = NULL;
-    magdyn_gas_params p;
+    magdyn_gas_params p = magdyn_gas_params_default();
     magdyn_disc *d;
     int i, n = side * side;
     double px = 0, py = 0, mt = 0;
