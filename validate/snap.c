@@ -4,7 +4,8 @@
  * (classical RK4 of Newton-Euler with its own point-dipole forces, or the
  * library's cuboid forces for the extended model), its energy at rest
  * against the exact interaction energy of the final pose, and its contact
- * time and final state beside the seed's account (INFO).
+ * time and final state beside the account of the "Magnet Model Project"
+ * write-up, whose simulation of this scenario snaps in 70 ms (INFO).
  */
 #include <stdio.h>
 #include <string.h>
@@ -288,7 +289,7 @@ static void one_model(const vd_run *run, int ext)
     vd_custom(q, "RK4 here (own forces, h & h/2)", tref2 * 1e3, h.t * 1e3, (h.t - tref2) / tref2, tt,
               h.t > 0 && fabs(h.t - tref2) <= tol ? VD_PASS : VD_FAIL);
     snprintf(q, sizeof q, "snap, %s: first contact [ms]", mn);
-    vd_info(q, "seed 000's account: 70 ms", 70, h.t * 1e3);
+    vd_info(q, "Magnet Model Project: 70 ms", 70, h.t * 1e3);
     {
         magdyn_vec3 za = magdyn_quat_rotate(oa.orientation, magdyn_v3(0, 0, 1));
         magdyn_vec3 zb = magdyn_quat_rotate(ob.orientation, magdyn_v3(0, 0, 1));
@@ -299,11 +300,11 @@ static void one_model(const vd_run *run, int ext)
     e_ref = pose_energy(&oa, &ob, ext, fmax(0, -gap) + 1e-12, &e_err);
     e_end = magdyn_world_kinetic_energy(w);
     snprintf(q, sizeof q, "snap, %s: tilt at 300 ms [deg]", mn);
-    vd_info(q, "flush at rest (seed 000)", 0, tilt);
+    vd_info(q, "Magnet Model Project: flush", 0, tilt);
     snprintf(q, sizeof q, "snap, %s: gap at 300 ms [m]", mn);
-    vd_info(q, "touching (seed 000)", 0, gap);
+    vd_info(q, "Magnet Model Project: touching", 0, gap);
     snprintf(q, sizeof q, "snap, %s: kinetic energy at 300 ms [J]", mn);
-    vd_info(q, "at rest (seed 000)", 0, e_end);
+    vd_info(q, "Magnet Model Project: at rest", 0, e_end);
     snprintf(q, sizeof q, "snap, %s: magnetic energy at 300 ms [J]", mn);
     tol = ext ? e_err / fabs(e_ref) + p.model_tol : 1e-9;
     snprintf(tt, sizeof tt, "rel %.2g", tol);
