@@ -1,6 +1,6 @@
 /*
  * magdyn/dipole.h - layer 1: magnetic fields, forces and torques.
- * Point dipoles (seed 000's model) and uniformly magnetised cuboids.
+ * Point dipoles and uniformly magnetised cuboids.
  * SI units: m, A m^2, T, N, N m, J.  mu0 = MAGDYN_MU0.
  */
 #ifndef MAGDYN_DIPOLE_H

@@ -15,8 +15,8 @@
  *     approached faster than bounce_speed gets, at those points, e times
  *     the compression impulse again along the normal.
  *
- * For a single frictionless point this is the seed's impulse generalised,
- * lambda = -(1 + e) J u / (J M^-1 J^T) (DESIGN.md note 4).  Kinetic energy
+ * For a single frictionless point this is the classical impulse
+ * lambda = -(1 + e) J u / (J M^-1 J^T).  Kinetic energy
  * cannot rise through phase 1 (it solves an LCP whose solution dissipates);
  * when phase 2 would raise it (friction coupling several points, or the last
  * digits of the iteration) its restitution is reduced just enough that the

@@ -13,14 +13,14 @@
  * one rotor never collide with each other.
  *
  * Collisions are frictionless impulses along the line of centres of the two
- * touching discs (seed 002, thermosim's dvf; DESIGN.md physics notes 5, 6).
+ * touching discs.
  * With the contact normal n and the lever arms r1, r2 from each body's centre
  * of mass to the contact point, the impulse magnitude is
  *     J = (1 + e) (n . v_c) / (1/m1 + 1/m2 + (r1 x n)^2/I1 + (r2 x n)^2/I2)
  * (v_c the relative velocity of the contact points; a disc has r x n = 0),
- * and then dv = P/m, d(omega) = (r x P)/I (seed 003's dismissed "first
- * solution").  This keeps linear momentum and angular momentum (orbital plus
- * spin, about any point) exactly and, for e = 1, the kinetic energy.  The
+ * and then dv = P/m, d(omega) = (r x P)/I.  This keeps linear momentum and
+ * angular momentum (orbital plus spin, about any point) exactly and, for
+ * e = 1, the kinetic energy.  The
  * collide functions act only on approaching pairs: a pair whose contact
  * points separate (n . v_c >= 0) is left as it is, so calling them twice is
  * harmless.  They do not require exact contact: the line of centres at the

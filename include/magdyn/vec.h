@@ -190,8 +190,7 @@ MAGDYN_INLINE double magdyn_quat_angle(magdyn_quat a, magdyn_quat b)
 }
 /*
  * Kinematics: dq/dt = 1/2 q (0, omega_body), omega_body the angular velocity
- * in the body frame [rad/s].  (Seed 000's Omega matrix has sign slips; this
- * is the derived form.)
+ * in the body frame [rad/s].
  */
 MAGDYN_INLINE magdyn_quat magdyn_quat_derivative(magdyn_quat q, magdyn_vec3 omega_body)
 {
@@ -281,7 +280,6 @@ MAGDYN_INLINE magdyn_mat3 magdyn_mat3_skew(magdyn_vec3 v)
 }
 /*
  * Rotation matrix of a unit quaternion (body to inertial: v_i = R v_b).
- * Seed 000's version has typos in its last row; this is the standard form.
  */
 MAGDYN_INLINE magdyn_mat3 magdyn_quat_to_mat3(magdyn_quat q)
 {
@@ -323,8 +321,8 @@ MAGDYN_INLINE magdyn_quat magdyn_quat_from_mat3(magdyn_mat3 r)
 }
 /*
  * The rotation taking a body frame to an inertial frame, each given by two
- * non-parallel vectors: body vectors a_b, b_b map to a_i, b_i (seed 000:
- * R = R_i R_b^-1).  a is matched exactly, b within the plane it spans with a.
+ * non-parallel vectors: body vectors a_b, b_b map to a_i, b_i
+ * (R = R_i R_b^-1, R_i and R_b the frames' orthonormal triads).  a is matched exactly, b within the plane it spans with a.
  * MAGDYN_ENONFINITE for NaN/Inf, MAGDYN_ENORM when a zero or a and b
  * parallel; *out untouched then.
  */
