@@ -57,7 +57,11 @@ int scene_pile(magdyn_world *w, int n, unsigned long long seed)
         p.x = side * (uniform(&seed) - 0.5);
         p.y = side * (uniform(&seed) - 0.5);
         p.z = 0.01 + 0.05 * uniform(&seed);
-        ax = magdyn_v3(uniform(&seed) - 0.5, uniform(&seed) - 0.5, uniform(&seed) - 0.5);
+        /* one draw a statement: C leaves the order of a call's arguments
+           open, and gcc and clang take them in opposite orders */
+        ax.z = uniform(&seed) - 0.5;
+        ax.y = uniform(&seed) - 0.5;
+        ax.x = uniform(&seed) - 0.5;
         ang = 2 * MAGDYN_PI * uniform(&seed);
         {
             magdyn_magnet m = scene_cube(p, magdyn_quat_from_axis_angle(ax, ang), magdyn_v3(0, 0, 1));

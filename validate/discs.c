@@ -70,7 +70,7 @@ static magdyn_gas *lattice(int nx, int ny, double eta, const double *mass, const
         d[i].mass = m;
         d[i].radius = 0.5;
         d[i].v = same_speed ? magdyn_v2(sqrt(2.0) * v * cos(th), sqrt(2.0) * v * sin(th))
-                            : magdyn_v2(v * vd_gauss(&seed), v * vd_gauss(&seed));
+                            : vd_gauss_pair(v, &seed);
         px += m * d[i].v.x; py += m * d[i].v.y; mt += m;
     }
     for (i = 0; i < n; i++) {

@@ -58,7 +58,7 @@ static magdyn_gas *start(int side, double eta, const double *mass, int nmass, co
         d[i].mass = mass[s];
         d[i].radius = 0.5;
         d[i].v = same_speed ? magdyn_v2(sqrt(2.0) * v * cos(th), sqrt(2.0) * v * sin(th))
-                            : magdyn_v2(v * vd_gauss(&seed), v * vd_gauss(&seed));
+                            : vd_gauss_pair(v, &seed);
         px += mass[s] * d[i].v.x; py += mass[s] * d[i].v.y; mt += mass[s];
     }
     for (i = 0; i < n; i++) {
@@ -135,7 +135,7 @@ static magdyn_gas *equilibrated_mixture(int side, double eta, const double *mass
         magdyn_gas_get_disc(g0, i, &d[i]);
         s = d[i].mass == mass[0] ? 0 : 1;
         v = sqrt(kt[s] / mass[s]);
-        d[i].v = magdyn_v2(v * vd_gauss(&seed), v * vd_gauss(&seed));
+        d[i].v = vd_gauss_pair(v, &seed);
         px += d[i].mass * d[i].v.x; py += d[i].mass * d[i].v.y; mt += d[i].mass;
     }
     for (i = 0; i < n; i++) {
@@ -257,9 +257,12 @@ static void rotors(const vd_run *run)
         q->angle = 2 * PI * vd_uniform(&seed);
         q->mass = 2; q->half_length = 2; q->end_radius = 0.5;
         q->inertia = magdyn_rotor_inertia(q->mass, 0.4, q->half_length, q->end_radius);
-        q->v = magdyn_v2(vd_gauss(&seed) / sqrt(2.0), vd_gauss(&seed) / sqrt(2.0));
+        {   /* one draw a statement: argument order is unspecified in C */
+            double gy = vd_gauss(&seed), gx = vd_gauss(&seed);
+            q->v = magdyn_v2(gx / sqrt(2.0), gy / sqrt(2.0));
+        }
         d->r = magdyn_v2(6 * (i % 10) + 6, 6 * (i / 10) + 6);
-        d->v = magdyn_v2(vd_gauss(&seed), vd_gauss(&seed));
+        d->v = vd_gauss_pair(1.0, &seed);
         d->mass = 1; d->radius = 0.5;
         px += q->mass * q->v.x + d->v.x; py += q->mass * q->v.y + d->v.y; mt += q->mass + d->mass;
     }

@@ -47,6 +47,14 @@ double vd_gauss(unsigned long long *s)
     return sqrt(-2 * log(u)) * cos(2 * 3.14159265358979323846 * v);
 }
 
+/* The draws are separate statements: the order of a call's arguments is
+ * unspecified in C, and gcc and clang differ in it. */
+magdyn_vec2 vd_gauss_pair(double scale, unsigned long long *s)
+{
+    double gy = vd_gauss(s), gx = vd_gauss(s);
+    return magdyn_v2(scale * gx, scale * gy);
+}
+
 void vd_mean_err(const double *x, int n, double *mean, double *err)
 {
     double s = 0, s2 = 0;

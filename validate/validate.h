@@ -7,6 +7,7 @@
 #define VALIDATE_VALIDATE_H
 
 #include <stddef.h>
+#include <magdyn.h>
 
 /* What a run does and where it writes. */
 typedef struct {
@@ -84,6 +85,8 @@ double vd_ellip_k(double kc2);        /* K(k) from the complementary k'^2 */
 unsigned long long vd_rng_next(unsigned long long *s);
 double vd_uniform(unsigned long long *s);    /* [0, 1) */
 double vd_gauss(unsigned long long *s);      /* standard normal */
+/* (scale g_x, scale g_y), g standard normals drawn y first, in a fixed order */
+magdyn_vec2 vd_gauss_pair(double scale, unsigned long long *s);
 /* Mean and standard error of the mean of n block values. */
 void vd_mean_err(const double *x, int n, double *mean, double *err);
 
