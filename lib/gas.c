@@ -22,6 +22,16 @@
 #define GAS_LEN_MIN 1e-60
 #define GAS_LEN_MAX 1e60
 #define GAS_SPEED_MAX 1e60
+/* The smallest contact radius of particles that can meet, relative to the
+ * larger side of the box.  A coordinate in [0, L] rounds by up to 1.1e-16 L,
+ * and the contact tolerance of the rotor pairs by 16 eps L (gas_collide.c):
+ * above this bound those are below 4e-6 of every radius.  Below it the
+ * separation of two particles is lost in the rounding of their
+ * coordinates: a strip 2e43 m tall wrapped a disc of 0.02 m at y = -1e-19 m
+ * to y = 2e43 m exactly, 5e27 m out, and the gas saw a rotor end 16 mm
+ * inside it (fuzz/corpus/kinetics/regress-unresolved-strip.bin).  One such
+ * particle alone (bouncing between the walls) meets no other. */
+#define GAS_RESOLUTION 1e-9
 /* The default contact duration of the TC model, relative to the time a
  * particle at the gas's rms speed takes to cross the largest interaction
  * diameter (magdyn_gas_set_contact_duration). */
@@ -47,6 +57,7 @@ magdyn_status magdyn_gas_create(const magdyn_gas_params *params, magdyn_gas **ou
     g->par = *params;
     g->e_pair = g->e_wall = 1.0;
     g->t_contact = -1.0;        /* the default, fixed at the first advance */
+    g->min_rad = INFINITY;
     *out = g;
     return MAGDYN_OK;
 }
@@ -207,6 +218,8 @@ static int add_particle(magdyn_gas *g, shape s, double reach, magdyn_vec2 v, dou
     if (!(s.rad >= GAS_LEN_MIN && reach <= GAS_LEN_MAX) || (r && !(s.l >= GAS_LEN_MIN)) ||
         !(hypot(v.x, v.y) + (r ? fabs(r->omega) * reach : 0.0) <= GAS_SPEED_MAX))
         return MAGDYN_ERANGE;
+    /* two particles must be resolved by the coordinates of the box */
+    if (g->n >= 1 && !(fmin(s.rad, g->min_rad) >= GAS_RESOLUTION * fmax(w, h))) return MAGDYN_ERANGE;
     if (g->par.periodic) {
         if (s.x < 0.0 || s.x > w || s.y < 0.0 || s.y > h) return MAGDYN_ERANGE;
         if (s.x == w) s.x = 0.0;
@@ -262,6 +275,7 @@ static int add_particle(magdyn_gas *g, shape s, double reach, magdyn_vec2 v, dou
     g->p[k].vx = v.x; g->p[k].vy = v.y;
     g->p[k].x0 = s.x - v.x * g->time; g->p[k].y0 = s.y - v.y * g->time;
     g->rad[k] = s.rad; g->link[k].count = 0;
+    if (s.rad < g->min_rad) g->min_rad = s.rad;
     g->t_last[k] = -INFINITY;
     g->ev[k].mass = mass; g->ev[k].inv_mass = 1.0 / mass; g->ev[k].species = species;
     g->ev[k].otype = EV_NONE; g->ev[k].oarg = 0;

@@ -50,6 +50,53 @@ static double unstick_pair(double nx, double ny, double im1, double ii1, double 
     return jimp;
 }
 
+/* The closing speed of the ends a of k and b of j, at separation (ex, ey)
+ * from b's centre to a's: the normal velocity of mdk_impulse, -n.(v_a - v_b). */
+static double closing_speed(const magdyn_gas *g, int k, int j, mdk_arm a, mdk_arm b,
+                            double ex, double ey)
+{
+    const gas_particle *p = &g->p[k], *q = &g->p[j];
+    double d = hypot(ex, ey), nx = ex / d, ny = ey / d;
+    double ka = a.l * (cos(a.th) * ny - sin(a.th) * nx), kb = b.l * (cos(b.th) * ny - sin(b.th) * nx);
+    return -(nx * (p->vx - q->vx) + ny * (p->vy - q->vy) + a.om * ka - b.om * kb);
+}
+
+/* Whether the ends a of k and b of j approach at their contact. */
+static int approaching_ends(const magdyn_gas *g, int k, int j, mdk_arm a, mdk_arm b,
+                            double ex, double ey)
+{
+    return closing_speed(g, k, j, a, b, ex, ey) > 0.0;
+}
+
+/*
+ * A double contact: the nearest end pair (ba, bb) separates, and another
+ * pair may touch too (two rotors meeting end to end on both sides at once,
+ * mirror images of each other; a disc between the ends of a rotor).  The
+ * event stands for the contact the pair search found, an approaching one:
+ * of the end pairs within tol, the one closing fastest is struck, and the
+ * other, if still closing, at the same instant next (simultaneous contacts
+ * taken one at a time, as event-driven hard-body dynamics does).  Striking
+ * the separating pair instead gave no impulse, and the search found the
+ * closing contact again at once, forever (MAGDYN_ENOCONV; fuzz/corpus/gas/
+ * regress-rotor-double-contact.bin).  Leaves the choice alone when no
+ * other pair within tol closes.
+ */
+static void double_contact(const magdyn_gas *g, int k, int j, double dx, double dy,
+                           const mdk_arm *ak, int nk, const mdk_arm *aj, int nj,
+                           double gap[2][2], double tol, int *ba, int *bb, double *ex, double *ey)
+{
+    double best = 0.0;
+    int a, b;
+    for (a = 0; a < nk; a++)
+        for (b = 0; b < nj; b++) {
+            double x1 = dx + ak[a].l * cos(ak[a].th) - aj[b].l * cos(aj[b].th);
+            double y1 = dy + ak[a].l * sin(ak[a].th) - aj[b].l * sin(aj[b].th), u;
+            if (!(gap[a][b] <= tol) || !(hypot(x1, y1) > 0.0)) continue;
+            u = closing_speed(g, k, j, ak[a], aj[b], x1, y1);
+            if (u > best) { best = u; *ba = a; *bb = b; *ex = x1; *ey = y1; }
+        }
+}
+
 /* Pair collision of k and j now, one of them a rotor (do_pair_discs does
  * two discs); returns 1 if an impulse was applied. */
 int gas_do_pair(magdyn_gas *g, int k, int j)
@@ -63,18 +110,21 @@ int gas_do_pair(magdyn_gas *g, int k, int j)
     if (g->par.periodic) { dx = min_image(dx, g->par.width); dy = min_image(dy, g->par.height); }
     mdk_arm ak[2], aj[2];
     int nk = arms_of(g, k, g->time, ak), nj = arms_of(g, j, g->time, aj), a, b, ba = 0, bb = 0;
-    double s = g->rad[k] + g->rad[j], bestgap = INFINITY, ex = 0, ey = 0;
+    double s = g->rad[k] + g->rad[j], bestgap = INFINITY, ex = 0, ey = 0, gap[2][2];
     for (a = 0; a < nk; a++)
         for (b = 0; b < nj; b++) {
             double x1 = dx + ak[a].l * cos(ak[a].th) - aj[b].l * cos(aj[b].th);
             double y1 = dy + ak[a].l * sin(ak[a].th) - aj[b].l * sin(aj[b].th);
-            double gap = hypot(x1, y1) - s;
-            if (gap < bestgap) { bestgap = gap; ba = a; bb = b; ex = x1; ey = y1; }
+            gap[a][b] = hypot(x1, y1) - s;
+            if (gap[a][b] < bestgap) { bestgap = gap[a][b]; ba = a; bb = b; ex = x1; ey = y1; }
         }
     double scale = fabs(ak0.x) + fabs(ak0.y) + fabs(aj0.x) + fabs(aj0.y)
                  + (fabs(p->vx) + fabs(p->vy) + fabs(q->vx) + fabs(q->vy)
                     + fabs(ak[0].l * ak[0].om) + fabs(aj[0].l * aj[0].om)) * fabs(g->time);
-    if (!(bestgap <= contact_tol(s + fabs(ak[0].l) + fabs(aj[0].l), scale))) return 0;
+    double tol = contact_tol(s + fabs(ak[0].l) + fabs(aj[0].l), scale);
+    if (!(bestgap <= tol)) return 0;
+    if (nk * nj > 1 && !approaching_ends(g, k, j, ak[ba], aj[bb], ex, ey))
+        double_contact(g, k, j, dx, dy, ak, nk, aj, nj, gap, tol, &ba, &bb, &ex, &ey);
     d = hypot(ex, ey);
     if (!(d > 0.0)) return 0;
     nx = ex / d; ny = ey / d;

@@ -135,6 +135,7 @@ struct magdyn_gas {
     int n_rot, cap_rot, *rot_k;
     gas_rotor *rot;
     double max_reach;        /* largest centre-to-contact reach: radius or half_length + end_radius */
+    double min_rad;          /* smallest contact radius (disc or end disc), INFINITY for none */
 
     /* cell grid */
     int ncx, ncy, *head;

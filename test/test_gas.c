@@ -609,6 +609,63 @@ START_TEST(extreme_scales_refused)
 }
 END_TEST
 
+/*
+ * Found by fuzz/fuzz_kinetics.c (fuzz/corpus/kinetics/regress-unresolved-strip.bin,
+ * formerly fuzz/open/kinetics-timeout-chatter.bin): a periodic strip 1 m
+ * wide and 2.2e43 m tall holding discs of 0.02 and 0.03 m and a rotor with
+ * 0.01 m end discs, all near y = 0.  A coordinate there rounds by up to
+ * 2.5e27 m: a disc at y = -1e-19 m wrapped to y = 2.2e43 m exactly, the gas
+ * saw the rotor end 16 mm inside it, and the spinning end chattered
+ * against the disc 7e6 times in 1e-18 s.  A second particle whose radius,
+ * or the first's, is below 1e-9 of the larger side of the box (where the
+ * rounding, ~1e-16 of the side, nears the gaps to resolve) is now refused
+ * with MAGDYN_ERANGE and nothing is added; a particle alone is still taken
+ * (it meets only the walls).  The same bodies in a strip 1e6 m tall,
+ * resolved (radii of 1e-8 and more of it), advance for 1000 widths at the fast disc's 1.8e19 m/s: OK, energy
+ * kept (1e-12 relative: elastic) and no overlap (1e-9 of the contact distance).
+ */
+START_TEST(unresolved_pair_refused)
+{
+    magdyn_gas_params par = {.width = 1.0078125, .height = 2.2300745198530623e43, .periodic = 1};
+    magdyn_gas *g = magdyn_gas_new(&par);
+    magdyn_disc d0 = mkdisc(0.0, 0.2, 1.0, 0.0, 1.0, 0.02);
+    magdyn_disc d1 = mkdisc(0.5, 0.21, 1.8446744073709552e19, 0.0, 2.0, 0.03);
+    magdyn_rotor r = {{0.3, 0.0}, {0.0, 0.0}, 0.0, 10.0, 1.0, 1e-3, 0.05, 0.01};
+    magdyn_gas_observables o0, o;
+    ck_assert_ptr_nonnull(g);
+    ck_assert_int_eq(magdyn_gas_add_disc(g, &d0), 0);
+    ck_assert_int_eq(magdyn_gas_add_rotor(g, &r), MAGDYN_ERANGE);
+    ck_assert_int_eq(magdyn_gas_add_disc(g, &d1), MAGDYN_ERANGE);
+    ck_assert_int_eq(magdyn_gas_discs(g) + magdyn_gas_rotors(g), 1);
+    magdyn_gas_free(g);
+    /* the bound, with hard walls too: 1e-9 of the larger side */
+    par.width = 1.0; par.height = 1e7; par.periodic = 0;
+    g = magdyn_gas_new(&par);
+    d0.r.x = 0.5; d0.r.y = 0.5;
+    ck_assert_int_eq(magdyn_gas_add_disc(g, &d0), 0);
+    d0.r.x = 0.0; d0.r.y = 0.2;
+    d1.v.x = 1.0;
+    d1.radius = 0.99e-9 * 1e7;
+    ck_assert_int_eq(magdyn_gas_add_disc(g, &d1), MAGDYN_ERANGE);
+    d1.radius = 1e-9 * 1e7;
+    ck_assert_int_eq(magdyn_gas_add_disc(g, &d1), 1);
+    magdyn_gas_free(g);
+    /* resolved: the same bodies in a strip 1e6 m tall */
+    par.width = 1.0078125; par.height = 1e6; par.periodic = 1;
+    g = magdyn_gas_new(&par);
+    d1.v.x = 1.8446744073709552e19; d1.radius = 0.03;
+    ck_assert_int_eq(magdyn_gas_add_disc(g, &d0), 0);
+    ck_assert_int_eq(magdyn_gas_add_rotor(g, &r), 0);
+    ck_assert_int_eq(magdyn_gas_add_disc(g, &d1), 1);
+    magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o0);
+    ck_assert_int_eq(magdyn_gas_advance(g, 1e3 * par.width / 1.8446744073709552e19), MAGDYN_OK);
+    magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o);
+    ck_assert(fabs(o.energy - o0.energy) <= 1e-12 * o0.energy);
+    ck_assert(smallest_gap(g, par.width, par.height, 1) > -1e-9);
+    magdyn_gas_free(g);
+}
+END_TEST
+
 /* At the edges of the range (discs of 1e-59 m, slow ones of 1e-59 m at
  * 1e-95 m/s, and of 1e58 m at 1e58 m/s) a gas of 100 discs collides as
  * one of 1 m at 1 m/s (a mean free time of ~1/45 of L / V per disc) and
@@ -815,6 +872,7 @@ int main(void)
     tcase_add_test(tc, inelastic_rotor_settles_on_wall);
     tcase_add_test(tc, inelastic_rotor_pivots_off_wall);
     tcase_add_test(tc, extreme_scales_refused);
+    tcase_add_test(tc, unresolved_pair_refused);
     tcase_add_test(tc, edge_scales_never_overlap);
     tcase_add_test(tc, unresolvable_contact_refused);
     tcase_add_test(tc, wedged_disc_stalls);

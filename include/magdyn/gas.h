@@ -73,7 +73,10 @@ MAGDYN_API void magdyn_gas_free(magdyn_gas *g);
  *   box, with hard walls any part outside it; in a periodic box, a particle
  *   wider than a third of the box; a radius or length below 1e-60 m or a
  *   reach above 1e60 m; a speed, centre plus spin of the ends, above
- *   1e60 m/s: the pair tests' squares would underflow or overflow),
+ *   1e60 m/s: the pair tests' squares would underflow or overflow; with
+ *   another particle in the gas, a radius or end radius, its own or the
+ *   other's, below 1e-9 of the larger side of the box, where the
+ *   coordinates' rounding hides their separation),
  *   MAGDYN_EOVERLAP (it would overlap a
  *   particle already there by more than 1e-12 of the contact distance),
  *   MAGDYN_ENOMEM.  Nothing is added on failure.  Positions are taken at the
