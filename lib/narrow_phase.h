@@ -16,8 +16,8 @@
  * nboxes - 1]) the pairs whose boxes are apart by more than reach >= 0 [m]
  * (the separation magdyn_obb_sat gives, with a spare reach for rounding),
  * keeping the order of the others, and sets *npairs to their number.  A
- * pair it keeps may still be apart by up to 2 sqrt(3) reach; a pair with a
- * box the batch rejects is kept, for the exact test to judge.  MAGDYN_ENOMEM,
+ * pair it keeps may still be apart by up to twice reach; a pair with a box
+ * the batch rejects is kept, for the exact test to judge.  MAGDYN_ENOMEM,
  * and MAGDYN_EINVAL for a bad index, with pairs untouched.
  */
 magdyn_status narrow_within(int nboxes, const magdyn_obb *boxes, double reach, int *pairs, int *npairs);
