@@ -16,7 +16,6 @@
 #include <math.h>
 #include <magdyn/contact.h>
 #include "world_impl.h"
-#include "narrow_phase.h"
 
 /* Longest motion of any point of a touching magnet in one step, as a
  * fraction of the smallest half extent: the manifold of the step's start
@@ -93,7 +92,6 @@ static magdyn_status gather(magdyn_world *w)
     int q, np, e;
     w->ncon = 0;
     if ((s = magdyn_wi_broad(w, w->b, reach, &np)) != MAGDYN_OK) return s;
-    if ((s = narrow_within(w->n, w->obb, reach, w->bp, &np)) != MAGDYN_OK) return s;
     for (q = 0; q < np; q++) {
         int a = w->bp[2 * q], b = w->bp[2 * q + 1], nm;
         if (w->role[a] != ROLE_CONTACT && w->role[b] != ROLE_CONTACT) continue;
