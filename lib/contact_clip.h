@@ -1,8 +1,9 @@
 /*
  * contact_clip.h - private to libmagdyn: the clipping of a face contact
- * (contact.c), shared with the four-lane face contacts of sat_batch.c,
- * which set up the incident quadrilateral lane-wise and clip it here, one
- * lane at a time, with the same operations (so the same bits).
+ * (contact.c), shared with the four-lane face contacts of
+ * contact_batch_face.c, which set up the incident quadrilateral lane-wise
+ * and clip it here, one lane at a time, with the same operations (so the
+ * same bits).
  */
 #ifndef MAGDYN_CONTACT_CLIP_H
 #define MAGDYN_CONTACT_CLIP_H

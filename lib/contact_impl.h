@@ -1,6 +1,6 @@
 /*
  * contact_impl.h - private to libmagdyn: the parts of magdyn_obb_manifold
- * (contact.c) that the batched tests of sat_batch.c share.
+ * (contact.c) that the batched manifolds (contact_batch*.c) share.
  */
 #ifndef MAGDYN_CONTACT_IMPL_H
 #define MAGDYN_CONTACT_IMPL_H

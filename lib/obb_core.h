@@ -104,8 +104,8 @@ static OBB_INLINE void obb_frame_of(const magdyn_obb *b, obb_frame *f)
 /*
  * The algebra of a pair as statements on variables of an arithmetic type T:
  * double in obb_pair_of and obb_sat_core, four-lane vectors in
- * sat_batch.c, which must evaluate the same expressions in the same order
- * to give the same bits.
+ * sat_batch.c and contact_batch.c, which must evaluate the same expressions
+ * in the same order to give the same bits.
  *
  * OBB_PAIR_ALGEBRA: from the quaternions qaw..qaz, qbw..qbz of a and b and
  * the centre difference tx, ty, tz (inertial), declares na2, nb2 (|q|^2),
@@ -321,7 +321,7 @@ static OBB_INLINE double obb_tie_tol(const obb_pair *P, double scale)
  * change the answer: num / len > x is decided on signed squares,
  * num |num| > x |x| len^2 (v |v| is increasing; underflow aside the same
  * decision as by cases).  Shared by obb_sat_core and the four-lane test of
- * sat_batch.c, so both give the same bits.
+ * contact_batch.c, so both give the same bits.
  */
 static OBB_INLINE int obb_edge_step(double num, double len2, int k, double bestface, double stop,
                                     double tol, double scale, double *sepmax, double *best,

@@ -1,17 +1,25 @@
 /*
- * contact_batch.h - private to sat_batch.c, which includes it once after
- * its vector helpers and block records: the face contacts of the manifold
- * batch four at a time.  What face_contact (contact.c) does for one pair is
- * done for four pairs across the lanes of a vector, with the same
- * expressions in the same order (so the same bits), except the clipping,
- * data-dependent, which runs one lane at a time in face_clip
+ * contact_batch_face.c - the face contacts of the manifold batch
+ * (contact_batch.c) four pairs at a time.  What face_contact (contact.c)
+ * does for one pair is done for four pairs across the lanes of a vector,
+ * with the same expressions in the same order (so the same bits), except
+ * the clipping, data-dependent, which runs one lane at a time in face_clip
  * (contact_clip.h); its first side, which always cuts the quadrilateral,
  * is computed lane-wise too and only compacted per lane.
  */
-#ifndef MAGDYN_CONTACT_BATCH_H
-#define MAGDYN_CONTACT_BATCH_H
-
+#ifdef __clang__
+/* a * b + c stays two roundings, as in the scalar code, also in the inline
+ * functions of the headers below (configure adds -ffp-contract=off too;
+ * gcc's -std=c11 does this) */
+#pragma STDC FP_CONTRACT OFF
+#endif
+#include <math.h>
+#include <magdyn/contact.h>
+#include "contact_impl.h"
 #include "contact_clip.h"
+#include "sat_batch_impl.h"
+
+#ifdef LANES4_AVAILABLE
 
 /* face_clip as its own function, compiled for the baseline like
  * contact.c: inlined into the vector code it runs slower */
@@ -298,4 +306,54 @@ BLOCK_FN void face4_out(const face_group *g)
     }
 }
 
+/* how many groups of four face contacts each pass of face_contacts takes */
+#define FACE_GROUPS 8
+
+/* The face contacts of the nface positions in face, four at a time (the
+ * last four padded with copies), in three passes (set-up, clipping,
+ * output) over up to FACE_GROUPS groups, so that the vector passes do not
+ * wait behind the clipping's mispredicted branches. */
+BLOCK_FN void face_contacts(const man_batch *m, const int *face, int nface, const blockrec *rec, const obb_sat *R)
+{
+    face_group G[FACE_GROUPS];
+    magdyn_manifold pad;
+    int f0, i, l;
+    for (f0 = 0; f0 < nface; f0 += 4 * FACE_GROUPS) {
+        const int nf = nface - f0 < 4 * FACE_GROUPS ? nface - f0 : 4 * FACE_GROUPS, ng = (nf + 3) / 4;
+        for (i = 0; i < nf; i += 4) {
+            const magdyn_obb *A[4], *Ref[4];
+            m4 pos = {0, 0, 0, 0}, axis = pos;
+            for (l = 0; l < 4; l++) {
+                int s = face[f0 + (i + l < nf ? i + l : i)];
+                pos[l] = s;
+                axis[l] = R[s].axis;
+                A[l] = MB_A(m, s);
+                {
+                    /* (picked by index: the reference box is random) */
+                    const magdyn_obb *ab[2] = {MB_B(m, s), MB_A(m, s)};
+                    Ref[l] = ab[R[s].axis < 3];
+                }
+                G[i >> 2].out[l] = i + l < nf ? MB_OUT(m, s) : &pad;
+            }
+            face4_setup(rec, pos, axis, A, Ref, &G[i >> 2]);
+        }
+        for (i = 0; i < 4 * ng; i++) face_lane(&G[i >> 2], i & 3, m->margin);
+        for (i = 0; i < ng; i++) face4_out(&G[i]);
+    }
+}
+
+__attribute__((target("avx2"))) void
+batch_face_contacts_avx2(const man_batch *m, const int *list, int n, const blockrec *rec, const obb_sat *R)
+{
+    face_contacts(m, list, n, rec, R);
+}
+
+__attribute__((target("avx2,avx512f,avx512vl"))) void
+batch_face_contacts_avx512(const man_batch *m, const int *list, int n, const blockrec *rec, const obb_sat *R)
+{
+    face_contacts(m, list, n, rec, R);
+}
+
+#else
+typedef int contact_batch_face_unused;   /* (ISO C wants a declaration) */
 #endif
