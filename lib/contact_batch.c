@@ -27,7 +27,7 @@
 #include <math.h>
 #include <magdyn/contact.h>
 #include "contact_impl.h"
-#include "sat_batch_impl.h"
+#include "contact_batch_impl.h"
 
 /* The manifolds of the pairs, one at a time. */
 static void manifold_scalar(const magdyn_obb *boxes, int npairs, const int *pairs, double margin,

@@ -15,7 +15,7 @@
 #include <math.h>
 #include <magdyn/contact.h>
 #include "contact_impl.h"
-#include "sat_batch_impl.h"
+#include "contact_batch_impl.h"
 
 #ifdef LANES4_AVAILABLE
 

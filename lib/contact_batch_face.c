@@ -17,7 +17,7 @@
 #include <magdyn/contact.h>
 #include "contact_impl.h"
 #include "contact_clip.h"
-#include "sat_batch_impl.h"
+#include "contact_batch_impl.h"
 
 #ifdef LANES4_AVAILABLE
 

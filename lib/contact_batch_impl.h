@@ -1,0 +1,72 @@
+/*
+ * contact_batch_impl.h - private to libmagdyn (layer 2): the manifold batch's
+ * shared records.  contact_batch.c tests the pairs of a manifold batch in
+ * blocks of four and sorts them by kind of contact, whose points
+ * contact_batch_face.c and contact_batch_edge.c then work out, four pairs at
+ * a time.
+ */
+#ifndef MAGDYN_CONTACT_BATCH_IMPL_H
+#define MAGDYN_CONTACT_BATCH_IMPL_H
+
+#include <magdyn/contact.h>
+#include "sat_batch_impl.h"
+
+#ifdef LANES4_AVAILABLE
+
+/* how many blocks of four pairs the manifold batch tests before it finishes
+ * the tests of the pairs within margin and clips them: their records
+ * (1.5 kB a block, 24 kB) and face_contacts's groups (15 kB) stay in L1.  With
+ * the face contacts four at a time, 16 beats 8 by about 5% (32 gains 1%
+ * more for twice the records) */
+#define SUB_BLOCKS 16
+
+/*
+ * What block4 (contact_batch.c) leaves for the manifold, all four lanes: the pair as
+ * obb_pair_of gives it, tb = t . b_j, the edge numerators and squared
+ * lengths, and the state of obb_sat_core (full = 1) after the face axes
+ * (sepmax, best, axis, x); cand has bit k - 6 set for the edge axes k whose
+ * test (obb_edge_step) passes with this x.  The edge steps only raise x,
+ * and the test only gets stricter as x rises, so the other edge axes never
+ * pass and the lane's remaining steps are those of cand alone.
+ */
+typedef struct {
+    v4 C[3][3], ta[3], ha[3], hb[3], ka, tb[3], num[9], len2[9];
+    v4 sepmax, best, x, tol, scale;
+    m4 axis, cand;
+} blockrec;
+
+/* A manifold batch's pairs k0 .. k0 + 4 nb - 1 and where they go; near
+ * lists the positions (from k0) of the pairs whose bounding spheres are
+ * within the margin, padded to whole blocks with copies of the last.  From
+ * the blocks on, a pair is named by its position s in near: block s >> 2,
+ * lane s & 3, pair k0 + near[s]. */
+typedef struct {
+    const magdyn_obb *boxes;
+    const int *pairs;
+    int npairs, k0;
+    double margin;
+    magdyn_manifold *man;
+    int near[4 * SUB_BLOCKS + 3];
+    const magdyn_obb *a[4 * SUB_BLOCKS + 3], *b[4 * SUB_BLOCKS + 3];   /* the boxes of the near pairs */
+} man_batch;
+
+#define MB_A(m, s) ((m)->a[s])
+#define MB_B(m, s) ((m)->b[s])
+#define MB_OUT(m, s) (&(m)->man[(m)->k0 + (m)->near[s]])
+
+/*
+ * The contact points of the n pairs at positions list[0 .. n - 1] of m,
+ * their tests finished in R[position] (rec holds their blocks): the face
+ * contacts (R's axis < 6) and the edge contacts, into their manifolds, the
+ * same bits as magdyn_obb_manifold.  Compiled for AVX2 and for AVX-512.
+ */
+void batch_face_contacts_avx2(const man_batch *m, const int *list, int n, const blockrec *rec, const obb_sat *R);
+void batch_face_contacts_avx512(const man_batch *m, const int *list, int n, const blockrec *rec,
+                                const obb_sat *R);
+/* (R[position].nl is set on the way) */
+void batch_edge_contacts_avx2(const man_batch *m, const int *list, int n, const blockrec *rec, obb_sat *R);
+void batch_edge_contacts_avx512(const man_batch *m, const int *list, int n, const blockrec *rec, obb_sat *R);
+
+#endif
+
+#endif
