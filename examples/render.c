@@ -43,6 +43,20 @@ int render_mkdir(const char *path)
     return -1;
 }
 
+int render_open_run(const char *dir, const char *name, int frames, FILE **csv, FILE **log)
+{
+    char path[4096];
+    if (render_mkdir(dir) != 0) { perror(dir); return -1; }
+    snprintf(path, sizeof path, "%s/frames", dir);
+    if (frames && render_available() && render_mkdir(path) != 0) { perror(path); return -1; }
+    snprintf(path, sizeof path, "%s/%s.csv", dir, name);
+    if (!(*csv = fopen(path, "w"))) { perror(path); return -1; }
+    snprintf(path, sizeof path, "%s/%s_collisions.csv", dir, name);
+    if (!(*log = fopen(path, "w"))) { perror(path); fclose(*csv); return -1; }
+    render_log_header(*log);
+    return 0;
+}
+
 void render_csv_header(FILE *f, int n)
 {
     int i;

@@ -57,4 +57,10 @@ magdyn_status render_record(magdyn_world *w, double t_end, FILE *csv, double csv
 /* mkdir -p for one level; 0 on success or when it exists. */
 int render_mkdir(const char *path);
 
+/* The outputs of a recorded run into dir: the directory itself, dir/frames
+ * when frames and cairo are on, *csv = dir/name.csv and *log =
+ * dir/name_collisions.csv with its header.  Returns 0, or -1 after saying
+ * what failed (perror), with nothing left open. */
+int render_open_run(const char *dir, const char *name, int frames, FILE **csv, FILE **log);
+
 #endif

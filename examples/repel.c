@@ -66,14 +66,7 @@ int main(int argc, char **argv)
         }
     }
     if (optind < argc) { usage(stderr, argv[0]); return 2; }
-    if (render_mkdir(dir) != 0) { perror(dir); return 1; }
-    snprintf(path, sizeof path, "%s/frames", dir);
-    if (frames && render_available() && render_mkdir(path) != 0) { perror(path); return 1; }
-    snprintf(path, sizeof path, "%s/repel.csv", dir);
-    if (!(csv = fopen(path, "w"))) { perror(path); return 1; }
-    snprintf(path, sizeof path, "%s/repel_collisions.csv", dir);
-    if (!(log = fopen(path, "w"))) { perror(path); fclose(csv); return 1; }
-    render_log_header(log);
+    if (render_open_run(dir, "repel", frames, &csv, &log) != 0) return 1;
     p.on_collision = render_log_collision;
     p.user = log;
     if (!(w = magdyn_world_new(&p))) return 1;
