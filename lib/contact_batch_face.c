@@ -14,6 +14,7 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 #include <math.h>
+#include <string.h>
 #include <magdyn/contact.h>
 #include "contact_impl.h"
 #include "contact_clip.h"
@@ -213,6 +214,10 @@ BLOCK_FN void face_lane(face_group *g, int l, double margin)
     /* the first side clipped (side 0 when none is: it keeps all four) */
     const unsigned side = (unsigned)__builtin_ctz(sides | 16u) & 3u;
     face_ids fid;
+    /* the tags of vertices beyond the count are read (and masked off) with
+       the rest: defined, so that the lane's result is the same bits always */
+    memset(A_.t, 0, sizeof A_.t);
+    memset(B_.t, 0, sizeof B_.t);
     /* (clip_side's stores, of the values computed in face4_setup; a
      * crossing that counts leaves the side where its vertex is kept) */
     for (i = 0; i < 4; i++) {

@@ -240,12 +240,28 @@ static int all_finite(const magdyn_manifold *m, int n)
     return 1;
 }
 
+/* *to = *from with every byte defined (the slots beyond the count and the
+ * padding zero): the same call gives the same bytes. */
+static void defined_copy(magdyn_manifold *to, const magdyn_manifold *from)
+{
+    int i;
+    memset(to, 0, sizeof *to);
+    to->kind = from->kind;
+    to->normal = from->normal;
+    to->count = from->count;
+    for (i = 0; i < from->count; i++) {
+        to->point[i] = from->point[i];
+        to->depth[i] = from->depth[i];
+        to->id[i] = from->id[i];
+    }
+}
+
 int magdyn_obb_contacts(const magdyn_obb *a, const magdyn_obb *b, double margin, magdyn_manifold *out,
                         int max_out)
 {
     magdyn_manifold m[MAGDYN_MAX_PAIR_MANIFOLDS];
     magdyn_obb ua, ub;
-    int n;
+    int n, k;
     if (!a || !b || !out || max_out < 1 || !(margin >= 0.0) || !isfinite(margin)) return 0;
     if (magdyn_obb_check(a) != MAGDYN_OK || magdyn_obb_check(b) != MAGDYN_OK) return 0;
     /* the boxes with unit quaternions for the geometry here (a valid box's
@@ -264,6 +280,6 @@ int magdyn_obb_contacts(const magdyn_obb *a, const magdyn_obb *b, double margin,
     }
     if (!all_finite(m, n)) return 0;
     n = n < max_out ? n : max_out;
-    memcpy(out, m, (size_t)n * sizeof *out);
+    for (k = 0; k < n; k++) defined_copy(&out[k], &m[k]);
     return n;
 }

@@ -384,6 +384,46 @@ START_TEST(set_edge_end_corners)
 }
 END_TEST
 
+/* Every byte of what the set returns is defined, the slots past each
+ * manifold's count and the padding included: two calls into buffers filled
+ * with different bytes return the same bytes (a fuzz finding: the corner
+ * contacts left the rest of their slots as the stack had them). */
+/* Fill the stack below the caller with byte v, so that what a callee
+ * leaves undefined differs between two calls. */
+static __attribute__((noinline)) void scribble_stack(unsigned char v)
+{
+    volatile unsigned char junk[1 << 15];
+    size_t i;
+    for (i = 0; i < sizeof junk; i++) junk[i] = v;
+}
+
+START_TEST(set_bytes_defined)
+{
+    const double r2 = sqrt(2.0), pen = 1e-6;
+    magdyn_quat qx = magdyn_quat_from_axis_angle(magdyn_v3(1, 0, 0), 0.25 * MAGDYN_PI);
+    magdyn_quat qy = magdyn_quat_from_axis_angle(magdyn_v3(0, 1, 0), 0.25 * MAGDYN_PI);
+    magdyn_obb pairs[3][2] = {
+        {box(0.49, 0, r2 - pen, qy, 0.5, 0.5, 0.5), box(0, 0, 0, qx, 0.5, 0.5, 0.5)},   /* edge, corners */
+        {box(0, 0, 1 - pen, magdyn_quat_identity(), 0.5, 0.5, 0.5),
+         box(0.2, 0.1, 0, magdyn_quat_identity(), 0.5, 0.5, 0.5)},                      /* faces */
+        {box(0.3, 0.2, 0.7, qx, 0.2, 0.5, 0.3), box(0, 0, 0, qy, 0.5, 0.4, 0.3)}};     /* random-ish */
+    magdyn_manifold x[MAGDYN_MAX_PAIR_MANIFOLDS], y[MAGDYN_MAX_PAIR_MANIFOLDS];
+    int p;
+    for (p = 0; p < 3; p++) {
+        int nx, ny;
+        memset(x, 0x00, sizeof x);
+        memset(y, 0xa5, sizeof y);
+        scribble_stack(0x00);
+        nx = magdyn_obb_contacts(&pairs[p][0], &pairs[p][1], 0.02, x, MAGDYN_MAX_PAIR_MANIFOLDS);
+        scribble_stack(0x5a);
+        ny = magdyn_obb_contacts(&pairs[p][0], &pairs[p][1], 0.02, y, MAGDYN_MAX_PAIR_MANIFOLDS);
+        ck_assert_int_eq(nx, ny);
+        ck_assert_int_ge(nx, p == 2 ? 0 : 1);
+        ck_assert(memcmp(x, y, (size_t)nx * sizeof *x) == 0);
+    }
+}
+END_TEST
+
 /* Cubes near each other corner to corner, gaps g1 along x, g2 < g1 along
  * y: the SAT's best axis is x but the faces do not face each other, so
  * the manifold has no point; the set has its point between the two
@@ -545,6 +585,7 @@ int main(void)
     tcase_add_test(tc, set_face_is_manifold);
     tcase_add_test(tc, set_keeps_every_clipped_vertex);
     tcase_add_test(tc, set_bad_input);
+    tcase_add_test(tc, set_bytes_defined);
     suite_add_tcase(s, tc);
     return test_run_suite(s, CK_FORK);
 }
