@@ -5,6 +5,9 @@
 #ifdef HAVE_CAIRO
 #include <cairo.h>
 
+/* Pixels below the square view for the legend. */
+#define BAND 60
+
 /* Hue h in [0, 1) at full saturation, scaled by v. */
 static void hue(double h, double v, double *r, double *g, double *b)
 {
@@ -37,21 +40,21 @@ static void top_face(const magdyn_magnet *m, magdyn_vec3 corner[4])
 /* The moment direction wheel in the corner, as a legend. */
 static void legend(cairo_t *cr, int size)
 {
-    double x0 = size - 50, y0 = size - 50, r, g, b;
+    double x0 = size - 60, y0 = size + 28, r, g, b;
     int k;
     for (k = 0; k < 36; k++) {
         double a0 = 2 * MAGDYN_PI * k / 36, a1 = 2 * MAGDYN_PI * (k + 1) / 36;
         hue(k / 36.0, 1.0, &r, &g, &b);
         cairo_move_to(cr, x0, y0);
         /* screen y grows downwards: the angle from +x counter-clockwise */
-        cairo_arc_negative(cr, x0, y0, 30, -a0, -a1);
+        cairo_arc_negative(cr, x0, y0, 24, -a0, -a1);
         cairo_close_path(cr);
         cairo_set_source_rgb(cr, r, g, b);
         cairo_fill(cr);
     }
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
     cairo_set_font_size(cr, 12.0);
-    cairo_move_to(cr, x0 + 33, y0 + 4);
+    cairo_move_to(cr, x0 + 27, y0 + 4);
     cairo_show_text(cr, "+x");
 }
 #endif
@@ -60,7 +63,7 @@ int topview_png(const char *path, const magdyn_world *w, double cx, double cy,
                 double half_width, int size, const char *caption)
 {
 #ifdef HAVE_CAIRO
-    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, size, size);
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, size, size + BAND);
     cairo_t *cr = cairo_create(s);
     double scale = 0.5 * (size - 60) / half_width;
     int n = magdyn_world_count(w), i, k, rc;
@@ -98,7 +101,7 @@ int topview_png(const char *path, const magdyn_world *w, double cx, double cy,
     cairo_move_to(cr, 12, 22);
     cairo_show_text(cr, caption);
     cairo_set_font_size(cr, 12.0);
-    cairo_move_to(cr, 12, size - 10);
+    cairo_move_to(cr, 12, size + 32);
     cairo_show_text(cr, "seen from above; colour: direction of the moment in the plane "
                         "(wheel), darker: tilted out of it");
     cairo_destroy(cr);

@@ -10,7 +10,7 @@
 
 #include <magdyn.h>
 
-/* Draw w into a PNG of size x size pixels showing the square of half side
+/* Draw w into a PNG of size x (size + 60) pixels (a legend below) showing the square of half side
  * half_width [m] centred on (cx, cy), with a caption.  Returns 0, or -1
  * (built without cairo, or a write error). */
 int topview_png(const char *path, const magdyn_world *w, double cx, double cy,
