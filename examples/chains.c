@@ -47,7 +47,7 @@
 #define CELL_HEIGHT 5e-3      /* [m] floor to lid */
 #define WALL 5e-3             /* [m] thickness of floor, lid and walls */
 #define TOUCH_GAP 1e-4        /* [m] magnets this close count as touching */
-#define SPACING 5.25e-3       /* [m] closest centres at the start: 1.75 edges */
+#define SPACING 5.25e-3       /* [m] closest centres at the start: 1.75 edges (add_cubes) */
 
 typedef struct {
     int n;
@@ -101,7 +101,7 @@ static void usage(FILE *f, const char *name)
                "  --time T      simulated seconds to run (default 0.03)\n"
                "  --cpu S       stop earlier when S CPU seconds are spent (default 150)\n"
                "  --speed V     rms speed of the kick [m/s] (default 0.3)\n"
-               "  --fill F      fraction of the floor the cubes cover (default 0.15)\n"
+               "  --fill F      fraction of the floor the cubes cover, up to 0.3 (default 0.15)\n"
                "  --outdir DIR  write the pictures into DIR (default chains-out)\n"
                "  --help        this text\n", name, (int)strlen(name), "");
 }
@@ -130,7 +130,7 @@ static int parse(int argc, char **argv, options *o, int *rc)
         }
     }
     if (optind < argc || o->n < 2 || o->n > 100000 || !(o->t_max > 0) || !(o->cpu_max > 0) ||
-        !(o->speed >= 0) || !(o->fill > 0 && o->fill <= 0.5)) {
+        !(o->speed >= 0) || !(o->fill > 0 && o->fill <= 0.3)) {
         usage(stderr, argv[0]);
         *rc = 2;
         return -1;
@@ -164,21 +164,24 @@ static int add_box(magdyn_world *w, double side)
     return 0;
 }
 
-/* 1 when p is at least SPACING from each of the n points in q. */
-static int room_at(magdyn_vec3 p, const magdyn_vec3 *q, int n)
+/* 1 when p is at least d from each of the n points in q. */
+static int room_at(magdyn_vec3 p, const magdyn_vec3 *q, int n, double d)
 {
     int k;
     for (k = 0; k < n; k++)
-        if (magdyn_vec3_dist(p, q[k]) < SPACING) return 0;
+        if (magdyn_vec3_dist(p, q[k]) < d) return 0;
     return 1;
 }
 
-/* n cubes flat on the floor at random places and headings, at least
- * SPACING apart, moment along body x, kicked.  Returns the number placed. */
+/* n cubes flat on the floor at random places and headings, moment along
+ * body x, kicked; their centres at least SPACING apart, or 3/4 of the mean
+ * spacing when the floor is crowded (random placement jams beyond a disc
+ * cover of about 0.55).  Returns the number placed. */
 static int add_cubes(magdyn_world *w, const options *o, double side)
 {
     double a = CUBE_HALF, vol = 8 * a * a * a, room = 0.5 * side - 1.5 * a;
     unsigned long long seed = o->seed ? o->seed : 88172645463325252ULL;
+    double apart = fmin(SPACING, 0.75 * side / sqrt(o->n));
     magdyn_vec3 *at = malloc((size_t)o->n * sizeof *at);
     int added = 0, fails = 0;
     while (at && added < o->n && fails < 100000) {
@@ -191,7 +194,7 @@ static int add_cubes(magdyn_world *w, const options *o, double side)
         m.orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), yaw);
         m.velocity = magdyn_v3(sd * normal(&seed), sd * normal(&seed), 0);
         m.omega = magdyn_v3(0, 0, o->speed / a * (2 * uniform(&seed) - 1));
-        if (room_at(m.position, at, added) && magdyn_world_add(w, &m) >= 0) {
+        if (room_at(m.position, at, added, apart) && magdyn_world_add(w, &m) >= 0) {
             at[added++] = m.position;
             fails = 0;
         } else {
