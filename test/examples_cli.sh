@@ -32,5 +32,19 @@ for c in "$src"/examples/*.c; do
         echo "FAIL $name --no-such-option: status $rc, not 2"; status=1
     fi
 done
+# A tiny run of the chains example: it finishes, reaches its time, and
+# writes its pictures (when built with cairo) into the --outdir given.
+prog="$build/examples/chains"
+if [ -x "$prog" ]; then
+    tmp=$(mktemp -d) || exit 1
+    out=$("$prog" --count 50 --time 0.01 --cpu 60 --outdir "$tmp/out" 2>&1); rc=$?
+    if [ $rc -ne 0 ] || ! echo "$out" | grep -q '^N 50, simulated 10.0000 ms'; then
+        echo "FAIL chains --count 50 --time 0.01: status $rc, output:"; echo "$out"; status=1
+    elif grep -q '^#define HAVE_CAIRO 1' "$build/config.h" 2>/dev/null &&
+         ! { [ -s "$tmp/out/chains_start.png" ] && [ -s "$tmp/out/chains_end.png" ]; }; then
+        echo "FAIL chains: no pictures in $tmp/out"; status=1
+    fi
+    rm -rf "$tmp"
+fi
 echo "$found example programs answer --help and refuse unknown options; none runs a shell"
 exit $status
