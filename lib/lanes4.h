@@ -86,9 +86,9 @@ BLOCK_FN void load4(const magdyn_obb *const *P, v4 *f)
 /* obb_valid_n2, lane by lane */
 BLOCK_FN m4 valid4(v4 cx, v4 cy, v4 cz, v4 hx, v4 hy, v4 hz, v4 n2)
 {
-    v4 m = vsel(hx < hy, hx, hy), sum = cx + cy + cz + hx + hy + hz;
+    v4 m = vsel(hx < hy, hx, hy), reach = vabs(cx) + vabs(cy) + vabs(cz) + hx + hy + hz;
     m = vsel(m < hz, m, hz);
-    return (vabs(n2 - 1.0) <= 2e-9) & (m > 0.0) & (sum - sum == 0.0);
+    return (vabs(n2 - 1.0) <= 2e-9) & (m > 0.0) & (reach <= MAGDYN_OBB_RANGE);
 }
 
 /* lane-wise x > y ? x : y, as the scalar core's running maxima */

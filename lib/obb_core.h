@@ -60,14 +60,15 @@ static inline void obb_face_normal(const obb_frame *A, const obb_frame *B, int k
 }
 
 /* 1 when box is valid (see magdyn_obb_check), with few branches: a NaN or
- * infinity anywhere in centre or size makes sum - sum non-zero (so does a
- * sum beyond DBL_MAX, i.e. coordinates near 1e308). */
+ * infinity anywhere in centre or size fails the range test, and so does a
+ * box beyond MAGDYN_OBB_RANGE, whose pair algebra (differences of centres
+ * plus both radii and the tie tolerance) could overflow. */
 static OBB_INLINE int obb_valid_n2(const magdyn_obb *b, double n2)
 {
     double hx = b->half.x, hy = b->half.y, hz = b->half.z, m = hx < hy ? hx : hy;
-    double sum = b->center.x + b->center.y + b->center.z + hx + hy + hz;
+    double reach = fabs(b->center.x) + fabs(b->center.y) + fabs(b->center.z) + hx + hy + hz;
     m = m < hz ? m : hz;
-    return (fabs(n2 - 1.0) <= 2e-9) & (m > 0.0) & (sum - sum == 0.0);
+    return (fabs(n2 - 1.0) <= 2e-9) & (m > 0.0) & (reach <= MAGDYN_OBB_RANGE);
 }
 
 /* -1.0 when c, else 1.0: a sign picked by arithmetic (gcc branches on a

@@ -23,6 +23,9 @@ magdyn_status magdyn_obb_check(const magdyn_obb *box)
         return MAGDYN_EINVAL;
     n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
     if (!(fabs(n2 - 1.0) <= 2e-9)) return MAGDYN_ENORM;
+    if (!(fabs(box->center.x) + fabs(box->center.y) + fabs(box->center.z) + box->half.x
+          + box->half.y + box->half.z <= MAGDYN_OBB_RANGE))
+        return MAGDYN_ERANGE;
     return MAGDYN_OK;
 }
 

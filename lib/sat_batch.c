@@ -161,11 +161,12 @@ BLOCK8_FN void load8(const magdyn_obb *const *P, v8 *f)
         f[i] = (v8)_mm512_insertf64x4(_mm512_castpd256_pd512((__m256d)lo[i]), (__m256d)hi[i], 1);
 }
 
+/* obb_valid_n2, lane by lane */
 BLOCK8_FN m8 valid8(v8 cx, v8 cy, v8 cz, v8 hx, v8 hy, v8 hz, v8 n2)
 {
-    v8 m = vsel8(hx < hy, hx, hy), sum = cx + cy + cz + hx + hy + hz;
+    v8 m = vsel8(hx < hy, hx, hy), reach = vabs8(cx) + vabs8(cy) + vabs8(cz) + hx + hy + hz;
     m = vsel8(m < hz, m, hz);
-    return (vabs8(n2 - 1.0) <= 2e-9) & (m > 0.0) & (sum - sum == 0.0);
+    return (vabs8(n2 - 1.0) <= 2e-9) & (m > 0.0) & (reach <= MAGDYN_OBB_RANGE);
 }
 
 /*

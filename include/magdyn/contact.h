@@ -73,8 +73,7 @@ typedef struct {
  * > 0 penetration, < 0 gap (>= -margin).  out may be NULL (count only).
  * Bad input (NULL a or b, a box magdyn_obb_check rejects, margin negative or
  * not finite) returns 0 with out->count = 0, out->kind = FACE_FACE,
- * out->normal = (0,0,0); so do boxes so large (sizes or coordinates near
- * 1e308 m) that the contact points would overflow to Inf or NaN.
+ * out->normal = (0,0,0).
  */
 MAGDYN_API int magdyn_obb_manifold(const magdyn_obb *a, const magdyn_obb *b, double margin,
                                    magdyn_manifold *out);

@@ -13,6 +13,7 @@
 #ifndef MAGDYN_SAT_H
 #define MAGDYN_SAT_H
 
+#include <float.h>
 #include <magdyn/vec.h>
 
 #ifdef __cplusplus
@@ -61,14 +62,18 @@ typedef struct {
     int axis;             /* 0-2 faces of a, 3-5 faces of b, 6-14 edge x edge */
 } magdyn_sat_result;
 
+/* The largest reach |c_x| + |c_y| + |c_z| + h_x + h_y + h_z of a valid box
+ * [m], about 1.1e307 m: within it the algebra of any pair of boxes stays
+ * finite. */
+#define MAGDYN_OBB_RANGE (DBL_MAX / 16.0)
+
 /*
  * Valid boxes: centre finite, orientation a unit quaternion (||q|^2 - 1| <=
  * 2e-9, i.e. |q| within 1e-9 of 1; such a q is used as q/|q|), half extents
- * finite and > 0.  (The fast paths of magdyn_obb_sat and
- * magdyn_obb_manifold also reject boxes whose coordinates and extents sum
- * beyond DBL_MAX, i.e. sizes near 1e308 m.)  MAGDYN_EINVAL for NULL or a half
- * extent <= 0, MAGDYN_ENONFINITE for NaN/Inf, MAGDYN_ENORM for a quaternion
- * that is not of unit length.
+ * finite and > 0, and the reach |c_x| + |c_y| + |c_z| + h_x + h_y + h_z at
+ * most MAGDYN_OBB_RANGE.  MAGDYN_EINVAL for NULL or a half extent <= 0,
+ * MAGDYN_ENONFINITE for NaN/Inf, MAGDYN_ENORM for a quaternion that is not
+ * of unit length, MAGDYN_ERANGE for a box beyond MAGDYN_OBB_RANGE.
  */
 MAGDYN_API magdyn_status magdyn_obb_check(const magdyn_obb *box);
 
@@ -85,9 +90,7 @@ MAGDYN_API int magdyn_obb_sat(const magdyn_obb *a, const magdyn_obb *b, magdyn_s
  * The overlap-only test for many pairs at once: for k < npairs,
  * overlap[k] = magdyn_obb_sat(&boxes[pairs[2k]], &boxes[pairs[2k+1]], NULL)
  * (1 when the boxes intersect or touch, 0 when apart; the same answer to
- * the last bit), or -1 when either box is bad (fails magdyn_obb_check, or
- * its coordinates and extents sum beyond DBL_MAX, which magdyn_obb_sat
- * also rejects).  pairs is
+ * the last bit), or -1 when either box is bad (fails magdyn_obb_check).  pairs is
  * laid out as magdyn_broadphase_pairs fills it.  The pairs are tested four at
  * a time across vector lanes (AVX2 where the processor has it; eight with
  * AVX-512), several times faster per pair than separate calls.  Returns MAGDYN_OK (also for
