@@ -18,6 +18,13 @@
  * (3) The expansion's documented error bound, C6F (L_s^6 + L_d^6) / R^6 of
  * the dipole force scale 3 mu0 m_s m_d / (4 pi R^4) with C6F = 5
  * (lib/cuboid_multipole.c), holds against the reference at 1e-11.
+ * (4) A polarised box thinner than 3e-5 of its half diagonal near another
+ * polarised box (gap below 0.03 half diagonals) is refused with
+ * MAGDYN_ENOCONV and the outputs untouched (lib/cuboid_thin.c); before,
+ * such plates lying on a cube came back with F/a wrong by up to 1e9 and
+ * an OK status, and two crossing sheets 1e-211 m and 1e-70 m thick
+ * (fuzz_field) ran for seconds.  Unpolarised, or well apart, they still
+ * give an answer.
  */
 #include <check.h>
 #include <math.h>
@@ -251,6 +258,34 @@ START_TEST(multipole_error_bound)
 }
 END_TEST
 
+START_TEST(thin_box_near_refused)
+{
+    magdyn_cuboid cube = {{5e-3, 5e-3, 5e-3}, {0, 0, 1.2}, {0, 0, 0}, {1, 0, 0, 0}};
+    magdyn_cuboid sheet1 = {{5.6e-211, 5e-3, 5e-3}, {0.02, 0, 1.3}, {0, 0, 0}, {1, 0, 0, 0}};
+    magdyn_cuboid sheet2 = {{1.9e-70, 5e-3, 5e-3}, {0.003, 0.002, 1.3}, {0, 0, 0}, {1, 0, 0, 0}};
+    const magdyn_vec3 marker = {42, 42, 42};
+    magdyn_vec3 f = marker, t = marker;
+    double as[4] = {1e-9, 1e-12, 1e-15, 1e-70};
+    int i, tilt;
+    sheet2.orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 0.6);
+    ck_assert_int_eq(magdyn_cuboid_force_torque(&sheet1, &sheet2, 0.1, &f, &t), MAGDYN_ENOCONV);
+    ck_assert(f.x == 42 && t.z == 42);
+    for (tilt = 0; tilt < 2; tilt++)
+        for (i = 0; i < 4; i++) {
+            magdyn_cuboid plate = {{5e-3, 5e-3, as[i]}, {0.1, 0, 1.2}, {1e-3, 0, 5e-3 + as[i]}, {1, 0, 0, 0}};
+            if (tilt) plate.orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 0.3);
+            ck_assert_int_eq(magdyn_cuboid_force_torque(&cube, &plate, 1e-4, &f, &t), MAGDYN_ENOCONV);
+            ck_assert_int_eq(magdyn_cuboid_force_torque(&plate, &cube, 1e-4, &f, &t), MAGDYN_ENOCONV);
+            ck_assert(f.x == 42 && t.z == 42);
+            /* an unpolarised plate feels nothing, thin or not */
+            plate.polarization = magdyn_v3(0, 0, 0);
+            ck_assert_int_eq(magdyn_cuboid_force_torque(&cube, &plate, 1e-4, &f, &t), MAGDYN_OK);
+            ck_assert(f.x == 0 && f.y == 0 && f.z == 0);
+            f = t = marker;
+        }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("cuboid_pose");
@@ -260,6 +295,7 @@ static Suite *suite(void)
     tcase_add_test(tc, resting_contact_against_tight);
     tcase_add_test(tc, multipole_switch_continuous);
     tcase_add_test(tc, multipole_error_bound);
+    tcase_add_test(tc, thin_box_near_refused);
     suite_add_tcase(s, tc);
     return s;
 }
