@@ -174,9 +174,10 @@ MAGDYN_API magdyn_vec3 magdyn_cuboid_moment(const magdyn_cuboid *c);
  * and neither polarization is zero; MAGDYN_ENOMEM; MAGDYN_ENOCONV when the
  * tolerance was not reached within the cubature's budget (the two sides
  * take turns at 512, 4096 and 32768 rectangles) or the result overflows,
- * and at once for a polarised box thinner than 3e-5 of its half diagonal
- * within 0.03 half diagonals of the other (polarised) box, whose force no
- * method here resolves.  force or torque may be NULL; on failure they are
+ * and at once, both boxes polarised, for a box lying on or crossing the
+ * other that is thinner than 1e-3 rel_tol of its half diagonal L, or one
+ * within 0.03 L of the other with half thickness a, a rel_tol < 64
+ * DBL_EPSILON L: their forces are not resolved.  force or torque may be NULL; on failure they are
  * untouched.
  */
 MAGDYN_API magdyn_status magdyn_cuboid_force_torque(const magdyn_cuboid *src,
@@ -199,8 +200,8 @@ MAGDYN_API magdyn_status magdyn_cuboid_force_torque(const magdyn_cuboid *src,
  * configuration outside that case; MAGDYN_ENONFINITE, MAGDYN_ENORM and
  * MAGDYN_ERANGE as magdyn_cuboid_force_torque; MAGDYN_ENOCONV when the
  * closed form overflows
- * (extreme sizes, distances or polarizations) or, as there, for a very
- * thin box near the other; outputs untouched on failure.  Overlap is not checked.
+ * (extreme sizes, distances or polarizations); outputs untouched on
+ * failure.  Overlap is not checked.
  */
 MAGDYN_API magdyn_status magdyn_cuboid_force_parallel(const magdyn_cuboid *src,
                                                       const magdyn_cuboid *dst,
