@@ -113,15 +113,8 @@ BLOCK_FN void block4(const magdyn_obb *const *A, const magdyn_obb *const *B, dou
     OBB_PAIR_ALGEBRA(v4);
     OBB_TB(v4);
 
-    valid = valid4(acx, acy, acz, a0, a1, a2, na2) & valid4(bcx, bcy, bcz, b0, b1, b2, nb2);
-
     /* obb_sat_core: every axis, no early exit */
-    d00 = vabs(c00); d01 = vabs(c01); d02 = vabs(c02);
-    d10 = vabs(c10); d11 = vabs(c11); d12 = vabs(c12);
-    d20 = vabs(c20); d21 = vabs(c21); d22 = vabs(c22);
-#define FACE(k, val) fs[k] = (val);
-    OBB_FACE_AXES(FACE, vabs)
-#undef FACE
+    LANES4_FACE_STAGE(valid);
     sep = (m4){0, 0, 0, 0};
     for (l = 0; l < 6; l++) sep |= fs[l] > margin;
 #define EDGE(k, tl, ra, rb, l2)                                               \

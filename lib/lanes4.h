@@ -91,6 +91,20 @@ BLOCK_FN m4 valid4(v4 cx, v4 cy, v4 cz, v4 hx, v4 hy, v4 hz, v4 n2)
     return (vabs(n2 - 1.0) <= 2e-9) & (m > 0.0) & (reach <= MAGDYN_OBB_RANGE);
 }
 
+/* The opening of obb_sat_core on four lanes, shared by the overlap and
+ * the manifold batches (the same expressions, so the same bits): the
+ * lanes' validity, |C| into d00..d22 and the six face separations into
+ * fs[0..5].  Needs OBB_PAIR_ALGEBRA(v4) and OBB_TB(v4) in scope. */
+#define LANES4_FACE_SET(k, val) fs[k] = (val);
+#define LANES4_FACE_STAGE(valid)                                                         \
+    do {                                                                                 \
+        valid = valid4(acx, acy, acz, a0, a1, a2, na2) & valid4(bcx, bcy, bcz, b0, b1, b2, nb2); \
+        d00 = vabs(c00); d01 = vabs(c01); d02 = vabs(c02);                               \
+        d10 = vabs(c10); d11 = vabs(c11); d12 = vabs(c12);                               \
+        d20 = vabs(c20); d21 = vabs(c21); d22 = vabs(c22);                               \
+        OBB_FACE_AXES(LANES4_FACE_SET, vabs)                                             \
+    } while (0)
+
 /* lane-wise x > y ? x : y, as the scalar core's running maxima */
 BLOCK_FN v4 vmax(v4 x, v4 y) { return vsel(x > y, x, y); }
 
