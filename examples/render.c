@@ -129,6 +129,14 @@ int render_video(const char *dir, const char *name, int fps)
 }
 
 #ifdef HAVE_CAIRO
+void render_text(cairo_t *cr, const char *text, double size, double x, double y)
+{
+    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr, size);
+    cairo_move_to(cr, x, y);
+    cairo_show_text(cr, text);
+}
+
 /* Camera: looking from the view's azimuth and elevation, z up. */
 static void basis(const render_view *v, magdyn_vec3 *right, magdyn_vec3 *up, magdyn_vec3 *toward)
 {
@@ -211,13 +219,8 @@ int render_png(const char *path, const magdyn_world *w, const render_view *v, in
         }
     }
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-    cairo_set_font_size(cr, 16.0);
-    cairo_move_to(cr, 12, 24);
-    cairo_show_text(cr, caption);
-    cairo_set_font_size(cr, 12.0);
-    cairo_move_to(cr, 12, height - 12);
-    cairo_show_text(cr, "red: north face, blue: south face, thick outline: held fixed");
+    render_text(cr, caption, 16.0, 12, 24);
+    render_text(cr, "red: north face, blue: south face, thick outline: held fixed", 12.0, 12, height - 12);
     free(ord);
     cairo_destroy(cr);
     rc = cairo_surface_write_to_png(s, path) == CAIRO_STATUS_SUCCESS ? 0 : -1;

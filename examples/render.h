@@ -22,6 +22,13 @@ typedef struct {
 /* 1 when the examples were built with cairo. */
 int render_available(void);
 
+#ifdef HAVE_CAIRO
+#include <cairo.h>
+/* One line of text in the examples' sans-serif face, size [px], its
+ * baseline starting at (x, y) [px], in the current source colour. */
+void render_text(cairo_t *cr, const char *text, double size, double x, double y);
+#endif
+
 /* Draw the magnets of w at its current time into a PNG of w x h pixels,
  * with a caption.  Returns 0, or -1 (no cairo, or a write error). */
 int render_png(const char *path, const magdyn_world *w, const render_view *v,

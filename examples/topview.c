@@ -2,6 +2,7 @@
 #include "config.h"
 #include <math.h>
 #include "topview.h"
+#include "render.h"
 #ifdef HAVE_CAIRO
 #include <cairo.h>
 
@@ -96,14 +97,9 @@ int topview_png(const char *path, const magdyn_world *w, double cx, double cy,
     }
     legend(cr, size);
     cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-    cairo_set_font_size(cr, 15.0);
-    cairo_move_to(cr, 12, 22);
-    cairo_show_text(cr, caption);
-    cairo_set_font_size(cr, 12.0);
-    cairo_move_to(cr, 12, size + 32);
-    cairo_show_text(cr, "seen from above; colour: direction of the moment in the plane "
-                        "(wheel), darker: tilted out of it");
+    render_text(cr, caption, 15.0, 12, 22);
+    render_text(cr, "seen from above; colour: direction of the moment in the plane "
+                    "(wheel), darker: tilted out of it", 12.0, 12, size + 32);
     cairo_destroy(cr);
     rc = cairo_surface_write_to_png(s, path) == CAIRO_STATUS_SUCCESS ? 0 : -1;
     cairo_surface_destroy(s);
