@@ -6,7 +6,7 @@
  *                 [--extended] [--frames] [--outdir DIR]
  *
  *   N 10 mm N42 cubes (Br 1.3 T, 7.5 g; examples/scene.h) fall at random
- *   from up to 6 cm onto a fixed 200 x 200 x 10 mm plate under gravity,
+ *   from up to 6 cm onto a fixed 1 m x 1 m x 10 mm plate under gravity,
  *   restitution 0.3, friction 0.5, point dipoles (--extended: the exact
  *   field of uniformly magnetised boxes).  --column stands N magnets in a
  *   column on the plate instead, all north up; --tower stacks N plain
@@ -53,12 +53,38 @@ static void usage(FILE *f, const char *name)
 }
 
 static int picture(const magdyn_world *w, const char *dir, const char *file, double az, double el,
-                   double hw, const char *caption)
+                   magdyn_vec3 centre, double hw, const char *caption)
 {
     char path[1024];
-    render_view v = {{0, 0, 0.02}, hw, az, el};
+    render_view v = {centre, hw, az, el};
     snprintf(path, sizeof path, "%s/%s", dir, file);
     return render_png(path, w, &v, 640, 480, caption);
+}
+
+/* A view of every magnet that is not held fixed: the centre of their
+ * bounding box and a half width that takes it in (at least hw), so the
+ * end pictures show where the pile went. */
+static void fit_view(const magdyn_world *w, double hw, magdyn_vec3 *centre, double *half_width)
+{
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, ext = 0.0;
+    magdyn_magnet m;
+    int i, k;
+    for (i = 0; magdyn_world_get(w, i, &m) == MAGDYN_OK; i++) {
+        double p[3] = {m.position.x, m.position.y, m.position.z};
+        if (m.fixed) continue;
+        for (k = 0; k < 3; k++) {
+            lo[k] = fmin(lo[k], p[k] - SCENE_CUBE_HALF);
+            hi[k] = fmax(hi[k], p[k] + SCENE_CUBE_HALF);
+        }
+    }
+    if (!(lo[0] <= hi[0])) {
+        *centre = magdyn_v3(0, 0, 0.02);
+        *half_width = hw;
+        return;
+    }
+    for (k = 0; k < 3; k++) ext = fmax(ext, 0.5 * (hi[k] - lo[k]));
+    *centre = magdyn_v3(0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2]));
+    *half_width = fmax(hw, 1.2 * ext + 0.005);
 }
 
 int main(int argc, char **argv)
@@ -71,7 +97,8 @@ int main(int argc, char **argv)
         {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
     int n = 8, column = 0, tower = 0, extended = 0, frames = 0, c, frame = 0;
     unsigned long long seed = 1;
-    double t_max = 10.0, e0, c0, cpu, t_rest = -1, hw, t;
+    double t_max = 10.0, e0, c0, cpu, t_rest = -1, hw, hw_end, t;
+    magdyn_vec3 centre;
     const char *dir = "pile-out", *what;
     char path[1024], cap[256];
     magdyn_world_params p = scene_params();
@@ -108,7 +135,7 @@ int main(int argc, char **argv)
     printf("%s: %d cubes of 10 mm, N42 (J %.2f T), %.1f g; %s model; restitution %.1f, friction %.1f\n",
            what, n, SCENE_CUBE_J, SCENE_CUBE_MASS * 1e3, extended ? "extended cuboid" : "point dipole",
            p.restitution, p.friction);
-    picture(w, dir, "pile_start.png", 0, 0, hw, "start");
+    picture(w, dir, "pile_start.png", 0, 0, magdyn_v3(0, 0, 0.02), hw, "start");
     e0 = magdyn_world_energy(w);
     c0 = cpu_seconds();
     for (t = 0.0; t < t_max;) {
@@ -118,7 +145,7 @@ int main(int argc, char **argv)
         if (frames) {
             snprintf(path, sizeof path, "%s/frames/frame_%05d.png", dir, frame++);
             snprintf(cap, sizeof cap, "%s of %d: t = %.2f s", what, n, t);
-            picture(w, dir, path + strlen(dir) + 1, 0, 0, hw, cap);
+            picture(w, dir, path + strlen(dir) + 1, 0, 0, magdyn_v3(0, 0, 0.02), hw, cap);
         }
         if (st.asleep) { t_rest = t; break; }
     }
@@ -135,10 +162,11 @@ int main(int argc, char **argv)
            st.energy_restitution, st.energy_friction,
            magdyn_world_energy(w) - (e0 - st.energy_restitution - st.energy_friction),
            (magdyn_world_energy(w) - (e0 - st.energy_restitution - st.energy_friction)) / fabs(e0));
+    fit_view(w, hw, &centre, &hw_end);
     snprintf(cap, sizeof cap, "%s of %d at t = %.2f s, side", what, n, magdyn_world_time(w));
-    picture(w, dir, "pile_end_side.png", 0.0001, 0.0001, hw, cap);
+    picture(w, dir, "pile_end_side.png", 0.0001, 0.0001, centre, hw_end, cap);
     snprintf(cap, sizeof cap, "%s of %d at t = %.2f s, from above", what, n, magdyn_world_time(w));
-    picture(w, dir, "pile_end_top.png", 0.0, 89.9, hw, cap);
+    picture(w, dir, "pile_end_top.png", 0.0, 89.9, centre, hw_end, cap);
     if (render_available()) printf("pictures: %s/pile_start.png, pile_end_side.png, pile_end_top.png\n", dir);
     else printf("built without cairo: no pictures\n");
     if (frames) render_video(dir, "pile", 25);

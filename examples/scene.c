@@ -29,7 +29,7 @@ int scene_plate(magdyn_world *w)
 {
     magdyn_magnet m;
     memset(&m, 0, sizeof m);
-    m.half = magdyn_v3(0.1, 0.1, 0.005);
+    m.half = magdyn_v3(0.5, 0.5, 0.005);
     m.mass = 1.6;
     m.position = magdyn_v3(0, 0, -0.005);
     m.orientation = magdyn_quat_identity();

@@ -5,9 +5,11 @@
  *
  * The magnets are 10 mm N42 NdFeB cubes: remanence Br = 1.3 T (J = 1.3 T),
  * moment Br V / mu0 = 1.03 A m^2, density 7500 kg/m^3, mass 7.5 g.  The plate
- * is a fixed, non-magnetic box 200 x 200 x 10 mm whose top face is z = 0
- * (a steel plate would also pull on the magnets through its magnetisation;
- * the library does not model soft iron).
+ * is a fixed, non-magnetic box 1 m x 1 m x 10 mm whose top face is z = 0: a
+ * tabletop (a steel plate would also pull on the magnets through its
+ * magnetisation; the library does not model soft iron).  It is that wide
+ * because the snap of two cubes (~0.2 J) can throw a spinning pair tens of
+ * centimetres: off a 200 mm plate, some drops never came to rest.
  */
 #ifndef EXAMPLES_SCENE_H
 #define EXAMPLES_SCENE_H
