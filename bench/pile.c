@@ -4,15 +4,17 @@
  * point dipoles), a column of 10 magnets and a tower of 10 plain boxes.
  * For each: the simulated time until every magnet sleeps, the CPU seconds
  * that took, CPU seconds per simulated second, and the energy balance.
- * Run: make bench && bench/pile [--chunk SECONDS] [--cpu SECONDS] [N[/SEED] | column[/N] | tower[/N] ...]
+ * Run: make bench && bench/pile [--extended] [--chunk S] [--cpu S] [--time S]
+ *                               [N[/SEED] | column[/N] | tower[/N] ...]
  * (default: piles of 8 (seeds 1-3), 30 and 100, the column and the tower;
  * overlap_m is the deepest overlap of two magnets at the end [m], off the
  * number of magnets thrown off the plate, below its top by more than
  * 10 cm: they fall for ever, so the pile never comes to rest)
  * The world advances in chunks of 0.01 s (--chunk changes it; the
  * trajectory depends on it, since each advance ends a step at its t_end).
- * A run stops at 10 s simulated or 120 s of CPU (--cpu changes it),
- * whichever comes first.
+ * A run stops at 10 s simulated (--time) or 120 s of CPU (--cpu), whichever
+ * comes first.  --extended uses the exact field of uniformly magnetised
+ * boxes (MAGDYN_MODEL_CUBOID) instead of point dipoles.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +24,8 @@
 #include <magdyn.h>
 #include "../examples/scene.h"
 
-#define T_MAX 10.0
-static double chunk = 0.01, cpu_max = 120.0;
+static double chunk = 0.01, cpu_max = 120.0, t_max = 10.0;
+static int extended;   /* the exact field of uniformly magnetised boxes */
 
 static double cpu(void)
 {
@@ -33,7 +35,9 @@ static double cpu(void)
 static void run(const char *name, int n, int kind, unsigned long long seed)
 {
     magdyn_world_params p = scene_params();
-    magdyn_world *w = magdyn_world_new(&p);
+    magdyn_world *w;
+    if (extended) p.model = MAGDYN_MODEL_CUBOID;
+    w = magdyn_world_new(&p);
     magdyn_world_stats st;
     magdyn_status s = MAGDYN_OK;
     double t = 0, c0, c, e0, rest = -1, bal;
@@ -42,7 +46,7 @@ static void run(const char *name, int n, int kind, unsigned long long seed)
     placed = kind == 0 ? scene_pile(w, n, seed) : kind == 1 ? scene_column(w, n) : scene_tower(w, n);
     e0 = magdyn_world_energy(w);
     c0 = cpu();
-    while (t < T_MAX && cpu() - c0 < cpu_max) {
+    while (t < t_max - 0.5 * chunk && cpu() - c0 < cpu_max) {
         t += chunk;
         if ((s = magdyn_world_advance(w, t)) != MAGDYN_OK) break;
         magdyn_world_get_stats(w, &st);
@@ -67,17 +71,29 @@ static void run(const char *name, int n, int kind, unsigned long long seed)
 int main(int argc, char **argv)
 {
     int i = 1;
-    while (argc > 2 && (strcmp(argv[1], "--chunk") == 0 || strcmp(argv[1], "--cpu") == 0)) {
-        double v = atof(argv[2]);
+    for (;;) {
+        double v;
+        if (argc > 1 && strcmp(argv[1], "--extended") == 0) {
+            extended = 1;
+            argv++;
+            argc--;
+            continue;
+        }
+        if (argc <= 2 || (strcmp(argv[1], "--chunk") != 0 && strcmp(argv[1], "--cpu") != 0
+                          && strcmp(argv[1], "--time") != 0))
+            break;
+        v = atof(argv[2]);
         if (!(v > 0.0)) {
             fprintf(stderr, "pile: %s needs a positive number of seconds\n", argv[1]);
             return 2;
         }
-        if (argv[1][2] == 'c' && argv[1][3] == 'h') chunk = v;
-        else cpu_max = v;
+        if (strcmp(argv[1], "--chunk") == 0) chunk = v;
+        else if (strcmp(argv[1], "--cpu") == 0) cpu_max = v;
+        else t_max = v;
         argv += 2;
         argc -= 2;
     }
+    if (extended) printf("extended model (MAGDYN_MODEL_CUBOID, model_tol %g)\n", scene_params().model_tol);
     printf("%-8s %5s %9s %9s %9s %9s %10s %10s %9s %9s %3s\n", "scene", "N", "sim_s", "at_rest", "cpu_s",
            "cpu/sim", "rk_steps", "ct_steps", "E_unacc", "overlap_m", "off");
     if (argc > 1) {
