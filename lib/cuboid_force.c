@@ -75,7 +75,7 @@
 #define FACING_LO 1e-2
 #endif
 #ifndef GAP_MAX
-#define GAP_MAX 0.5
+#define GAP_MAX 4.0
 #endif
 #define OVERLAP_TOL 1e-9         /* allowed interpenetration / size */
 #define ROUND_FLOOR 2e-9
@@ -185,7 +185,7 @@ static void face_corners(const problem *pb, int f, magdyn_vec3 out[4])
  * those edges within nanometres, and the cubature crawled (70 ms at a
  * tilt of 1e-4 rad, out of regions at 1e-6).  A face parallel to P's
  * plane (corner heights within flat of each other) and outside it by
- * more than that but less than GAP_MAX of the smaller in-plane half side
+ * more than that but less than GAP_MAX times the smaller in-plane half side
  * of the two faces gets the exact pair at its gap (pb->gap); farther, the
  * cubature of P's field on it is cheaper than the pair's line integrals.
  */

@@ -381,7 +381,7 @@ END_TEST
 /* Faces lying on faces, or parallel to them a small gap apart, take the
  * exact pair path (overlap area or solid-angle integrals, and line
  * integrals of the rectangle potential, cuboid_faces.h).  Aligned boxes
- * stacked face on face or 1 um, 0.2 mm and 1.2 mm apart, offset so that
+ * stacked face on face or 1 um, 0.2 mm, 1.2 mm and 10 mm apart, offset so that
  * the faces overlap fully, partly, not at all (0.1 mm and 4 mm apart
  * sideways), above and below, twisted by 3e-7 rad (above the snapping
  * angle) about the common normal: force and torque agree with the
@@ -389,10 +389,10 @@ END_TEST
 START_TEST(face_on_face_against_closed_form)
 {
     static const double off[5][2] = {{0, 0}, {0.002, 0.001}, {0.006, -0.004}, {0.0081, 0.0}, {0.012, 0.003}};
-    const double tols[2] = {1e-4, 1e-6}, gaps[4] = {0.0, 1e-6, 2e-4, 1.2e-3};
+    const double tols[2] = {1e-4, 1e-6}, gaps[5] = {0.0, 1e-6, 2e-4, 1.2e-3, 1e-2};
     int i, side, k, g;
     for (k = 0; k < 2; k++)
-        for (g = 0; g < 4; g++)
+        for (g = 0; g < 5; g++)
             for (i = 0; i < 5; i++)
                 for (side = 0; side < 2; side++) {
                     magdyn_cuboid a = {{0.005, 0.004, 0.003}, {0, 0, 1.2}, {0, 0, 0}, {1, 0, 0, 0}};
