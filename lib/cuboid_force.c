@@ -77,6 +77,9 @@
 #ifndef GAP_MAX
 #define GAP_MAX 4.0
 #endif
+#ifndef TILT_GAP
+#define TILT_GAP 1.0
+#endif
 #define OVERLAP_TOL 1e-9         /* allowed interpenetration / size */
 #define ROUND_FLOOR 2e-9
                                  /* relative rounding of the summed face integrals */
@@ -135,7 +138,7 @@ static void integrand(const void *ctx, int f, double s, double t, double *out)
             /* less the pair's part done exactly: face x's field at the
              * point projected onto x's plane (from outside), with its lever */
             magdyn_vec3 ps = rs, bp, gp, rp;
-            set_comp(&ps, x / 2, ((x & 1) ? -1.0 : 1.0) * comp(pb->half_s, x / 2));
+            set_comp(&ps, x / 2, ((x & 1) ? -1.0 : 1.0) * (comp(pb->half_s, x / 2) + pb->gap[f]));
             bp = magdyn_mat3_mulv(magdyn_mat3_transpose(pb->rel), cf_face_field(pb->half_s, pb->j_s, x, ps));
             rp = magdyn_mat3_mulv(magdyn_mat3_transpose(pb->rel), magdyn_vec3_sub(ps, pb->t));
             gp = magdyn_vec3_scale(bp, -pb->sigma[f]);
@@ -188,6 +191,12 @@ static void face_corners(const problem *pb, int f, magdyn_vec3 out[4])
  * more than that but less than GAP_MAX times the smaller in-plane half side
  * of the two faces gets the exact pair at its gap (pb->gap); farther, the
  * cubature of P's field on it is cheaper than the pair's line integrals.
+ * A face nearly parallel (heights within TILT_GAP sqrt(rel_tol) of its
+ * least height of each other) gets the pair at its mean height, and the
+ * integrand keeps the difference, as above; its amplitude is that
+ * spread of heights over the gap, so the cubature resolves it quickly
+ * while it is near rel_tol, and no longer does well at 1e-2 (measured:
+ * a tilt of 1e-4 rad 0.1 mm apart, 2x slower at rel_tol 1e-6 with it).
  */
 static double gap_scale(const problem *pb, int f, int a)
 {
@@ -225,8 +234,9 @@ static void find_face_contacts(problem *pb, double rel_tol)
             if (on || by) {
                 pb->excl[f] = (signed char)(2 * a + (sp < 0 ? 1 : 0));
                 pb->tilt[f] = (signed char)!on;
-            } else if (hi - lo <= flat && lo > 0.0 && lo < GAP_MAX * gap_scale(pb, f, a)) {
+            } else if (lo > 0.0 && hi - lo <= fmax(flat, TILT_GAP * sqrt(rel_tol) * lo) && hi < GAP_MAX * gap_scale(pb, f, a)) {
                 pb->excl[f] = (signed char)(2 * a + (sp < 0 ? 1 : 0));
+                pb->tilt[f] = (signed char)(hi - lo > flat);
                 pb->gap[f] = 0.5 * (lo + hi);
             }
         }

@@ -509,6 +509,42 @@ START_TEST(parallel_gap_oblique_against_reference)
 }
 END_TEST
 
+/* Nearly parallel faces a gap apart (a resting stack in a simulation:
+ * tilts of 1e-7 to 1e-3 rad), where the gap pair is taken for the face's
+ * projection at its mean height and the cubature keeps the difference:
+ * 10 mm cubes, dst with J = (0.1, 0.2, 1.1) T, twisted 0.5 rad, offset
+ * (1, -2) mm, tilted about (1, 0.3, 0), its lowest point gap above src.
+ * References: the cubature of sigma B over the whole faces (no pair at a
+ * gap), at 1e-8, before the gap pair existed. */
+START_TEST(near_parallel_gap_against_reference)
+{
+    static const double ref[5][8] = {
+        {1e-06, 1e-07, -5.020842631165e+00, 1.260313630637e+01, -2.703284167569e+01, 4.035871368136e-02, 1.354628162819e-02, -4.419347024664e-03},
+        {0.0001, 1e-07, -4.829010142951e+00, 1.215777396342e+01, -2.629181408756e+01, 3.949076259204e-02, 1.323556076657e-02, -4.230836907451e-03},
+        {0.0001, 0.0001, -4.828048145171e+00, 1.215462205447e+01, -2.628835233152e+01, 3.947928811590e-02, 1.323412001383e-02, -4.229693182923e-03},
+        {0.001, 1e-07, -3.433649527216e+00, 8.897846621323e+00, -2.045292872765e+01, 3.275936711808e-02, 1.023596626712e-02, -2.908680344151e-03},
+        {0.001, 0.001, -3.425936911813e+00, 8.874921314387e+00, -2.042690948289e+01, 3.267105118361e-02, 1.020948721055e-02, -2.902160605514e-03}};
+    const double tols[2] = {1e-4, 1e-6};
+    int i, k;
+    for (k = 0; k < 2; k++)
+        for (i = 0; i < 5; i++) {
+            magdyn_cuboid a = cube10(1.2, magdyn_v3(0, 0, 0)), b = a;
+            magdyn_vec3 f, t, up, fr = magdyn_v3(ref[i][2], ref[i][3], ref[i][4]);
+            magdyn_vec3 tr = magdyn_v3(ref[i][5], ref[i][6], ref[i][7]);
+            double sc = magdyn_vec3_norm(fr);
+            b.polarization = magdyn_v3(0.1, 0.2, 1.1);
+            b.orientation = magdyn_quat_mul(magdyn_quat_from_axis_angle(magdyn_v3(1, 0.3, 0), ref[i][1]),
+                                            magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 0.5));
+            up = magdyn_quat_rotate_inv(b.orientation, magdyn_v3(0, 0, 1));
+            b.center = magdyn_v3(0.001, -0.002, 0.005 + 0.005 * (fabs(up.x) + fabs(up.y) + fabs(up.z)) + ref[i][0]);
+            ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &b, tols[k], &f, &t), MAGDYN_OK);
+            ck_assert_msg(vrel(f, fr, sc) < tols[k], "case %d tol %g: F %g", i, tols[k], vrel(f, fr, sc));
+            ck_assert_msg(vrel(t, tr, fmax(magdyn_vec3_norm(tr), sc * 0.0087)) < tols[k], "case %d tol %g: T %g",
+                          i, tols[k], vrel(t, tr, fmax(magdyn_vec3_norm(tr), sc * 0.0087)));
+        }
+}
+END_TEST
+
 /*
  * Found by fuzz/fuzz_field.c: a box 1e287 m long ~1e284 m away makes every
  * region's error estimate NaN; the refinement then split reg[-1] (out of
@@ -655,6 +691,7 @@ static Suite *suite(void)
     tcase_add_test(tc, face_on_face_against_closed_form);
     tcase_add_test(tc, twisted_stacks);
     tcase_add_test(tc, parallel_gap_oblique_against_reference);
+    tcase_add_test(tc, near_parallel_gap_against_reference);
     tcase_add_test(tc, bad_input);
     tcase_add_test(tc, extreme_sizes_no_oob);
     tcase_add_test(tc, overflow_gives_status);
