@@ -512,6 +512,10 @@ START_TEST(parallel_gap_oblique_against_reference)
             ck_assert_msg(vrel(t, tr, fmax(magdyn_vec3_norm(tr), sc * 0.0058)) < tols[k],
                           "case %d tol %g: T %g", i,
                           tols[k], vrel(t, tr, fmax(magdyn_vec3_norm(tr), sc * 0.0058)));
+            /* the other way round (the pair from a's faces): Newton's third law */
+            ck_assert_int_eq(magdyn_cuboid_force_torque(&b, &a, tols[k], &f, &t), MAGDYN_OK);
+            ck_assert_msg(vrel(f, magdyn_vec3_neg(fr), sc) < tols[k], "case %d tol %g: Newton III %g", i, tols[k],
+                          vrel(f, magdyn_vec3_neg(fr), sc));
         }
 }
 END_TEST
