@@ -378,36 +378,40 @@ START_TEST(unequal_shapes_touching)
 }
 END_TEST
 
-/* Faces lying on faces take the exact pair path (overlap area and line
+/* Faces lying on faces, or parallel to them a small gap apart, take the
+ * exact pair path (overlap area or solid-angle integrals, and line
  * integrals of the rectangle potential, cuboid_faces.h).  Aligned boxes
- * stacked face on face, offset so that the faces overlap fully, partly,
- * not at all (coplanar but 0.1 mm and 4 mm apart sideways), above and
- * below, twisted by 3e-7 rad (above the snapping angle) about the common
- * normal: force and torque agree with the Akoun-Yonnet closed form. */
+ * stacked face on face or 1 um, 0.2 mm, 1.2 mm and 10 mm apart, offset so that
+ * the faces overlap fully, partly, not at all (0.1 mm and 4 mm apart
+ * sideways), above and below, twisted by 3e-7 rad (above the snapping
+ * angle) about the common normal: force and torque agree with the
+ * Akoun-Yonnet closed form. */
 START_TEST(face_on_face_against_closed_form)
 {
     static const double off[5][2] = {{0, 0}, {0.002, 0.001}, {0.006, -0.004}, {0.0081, 0.0}, {0.012, 0.003}};
-    const double tols[2] = {1e-4, 1e-6};
-    int i, side, k;
+    const double tols[2] = {1e-4, 1e-6}, gaps[5] = {0.0, 1e-6, 2e-4, 1.2e-3, 1e-2};
+    int i, side, k, g;
     for (k = 0; k < 2; k++)
-        for (i = 0; i < 5; i++)
-            for (side = 0; side < 2; side++) {
-                magdyn_cuboid a = {{0.005, 0.004, 0.003}, {0, 0, 1.2}, {0, 0, 0}, {1, 0, 0, 0}};
-                magdyn_cuboid b = {{0.003, 0.006, 0.002}, {0, 0, -0.9}, {off[i][0], off[i][1], 0.005},
-                                   {1, 0, 0, 0}};
-                magdyn_vec3 f, t, fn, tn;
-                double sc;
-                if (side) { b.center.z = -0.005; b.polarization.z = 0.9; }
-                ck_assert_int_eq(magdyn_cuboid_force_parallel(&a, &b, &f, &t), MAGDYN_OK);
-                b.orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 3e-7);
-                ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &b, tols[k], &fn, &tn), MAGDYN_OK);
-                sc = magdyn_vec3_norm(f);
-                ck_assert_msg(vrel(fn, f, sc) < tols[k], "case %d/%d tol %g: F %g", i, side, tols[k],
-                              vrel(fn, f, sc));
-                ck_assert_msg(vrel(tn, t, fmax(magdyn_vec3_norm(t), sc * 0.006)) < tols[k],
-                              "case %d/%d tol %g: T %g", i, side, tols[k],
-                              vrel(tn, t, fmax(magdyn_vec3_norm(t), sc * 0.006)));
-            }
+        for (g = 0; g < 5; g++)
+            for (i = 0; i < 5; i++)
+                for (side = 0; side < 2; side++) {
+                    magdyn_cuboid a = {{0.005, 0.004, 0.003}, {0, 0, 1.2}, {0, 0, 0}, {1, 0, 0, 0}};
+                    magdyn_cuboid b = {{0.003, 0.006, 0.002}, {0, 0, -0.9},
+                                       {off[i][0], off[i][1], 0.005 + gaps[g]},
+                                       {1, 0, 0, 0}};
+                    magdyn_vec3 f, t, fn, tn;
+                    double sc;
+                    if (side) { b.center.z = -b.center.z; b.polarization.z = 0.9; }
+                    ck_assert_int_eq(magdyn_cuboid_force_parallel(&a, &b, &f, &t), MAGDYN_OK);
+                    b.orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 3e-7);
+                    ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &b, tols[k], &fn, &tn), MAGDYN_OK);
+                    sc = magdyn_vec3_norm(f);
+                    ck_assert_msg(vrel(fn, f, sc) < tols[k], "case %d/%d gap %g tol %g: F %g", i, side, gaps[g],
+                                  tols[k], vrel(fn, f, sc));
+                    ck_assert_msg(vrel(tn, t, fmax(magdyn_vec3_norm(t), sc * 0.006)) < tols[k],
+                                  "case %d/%d gap %g tol %g: T %g", i, side, gaps[g], tols[k],
+                                  vrel(tn, t, fmax(magdyn_vec3_norm(t), sc * 0.006)));
+                }
 }
 END_TEST
 
@@ -440,6 +444,23 @@ START_TEST(twisted_stacks)
         ck_assert_msg(vrel(fg, f, 37.95) < 1e-4 + 4e-5, "gap 1e-7: %g", vrel(fg, f, 37.95));
         ck_assert(vrel(tg, t, 37.95 * 0.0087) < 1e-4 + 4e-5);
     }
+    /* 1 mm apart (the pair of parallel faces at a gap): against the
+     * cubature of sigma B over dst's faces with no exact pair, at 1e-8:
+     * F_z = -27.57722535759 N, T_z = -3.658251783131e-3 N m */
+    {
+        magdyn_cuboid b3 = b;
+        magdyn_vec3 fg, tg;
+        int k;
+        b3.center.z += 0.001;
+        for (k = 0; k < 2; k++) {
+            double tol = k ? 1e-6 : 1e-4;
+            ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &b3, tol, &fg, &tg), MAGDYN_OK);
+            ck_assert_msg(vrel(fg, magdyn_v3(0, 0, -27.57722535759), 27.58) < tol, "gap 1 mm, tol %g: F %.10g",
+                          tol, fg.z);
+            ck_assert_msg(vrel(tg, magdyn_v3(0, 0, -3.658251783131e-3), 27.58 * 0.0087) < tol,
+                          "gap 1 mm, tol %g: T %.10g", tol, tg.z);
+        }
+    }
     c.orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 0.7);
     ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &c, 1e-6, &f, &t), MAGDYN_OK);
     ck_assert_int_eq(magdyn_cuboid_force_torque(&c, &a, 1e-6, &fa, &ta), MAGDYN_OK);
@@ -448,6 +469,97 @@ START_TEST(twisted_stacks)
     l = magdyn_vec3_add(magdyn_vec3_add(ta, t), magdyn_vec3_cross(c.center, f));   /* a at the origin */
     ck_assert_msg(magdyn_vec3_norm(l) < 3e-6 * magdyn_vec3_norm(f) * 0.0087, "angular momentum %g",
                   magdyn_vec3_norm(l));
+}
+END_TEST
+
+/* Parallel faces a gap apart with charged side faces on both boxes
+ * (oblique J): a box 6 x 12 x 4 mm, J = (0.2, -0.3, 0.9) T, twisted 0.3
+ * rad and offset (2, 1) mm, 0.5 mm above (1) and below (2) a 10 x 8 x 6 mm
+ * box with J = 1.2 T along z; (3) that box with J = (0.4, 0, 1.1) T; (4)
+ * the small box turned over (pi about x), 20 um above.  References: the
+ * cubature of sigma B over the whole faces (no exact pair at a gap), at
+ * 1e-8, before the gap pair existed. */
+START_TEST(parallel_gap_oblique_against_reference)
+{
+    static const double ref[4][6] = {
+        {-2.117237990764e+00, -2.473471227223e+00, -8.643152874637e+00,
+         3.225496440333e-03, 5.697521311831e-03, 2.985065320580e-03},
+        {-4.674565470206e+00, -8.159654125175e-01, 7.363720177659e+00,
+         -3.854373019306e-03, -1.833826172306e-02, -3.240638435592e-03},
+        {-2.853150855184e-01, -2.189230868848e+00, -8.628636132017e+00,
+         4.504606111932e-03, 7.983391798381e-04, 2.375551742450e-03},
+        {4.835864197724e+00, 3.486440018500e+00, 8.168526470444e+00,
+         -1.850765571931e-03, -2.107418416138e-02, -2.220908564605e-04}};
+    const double tols[2] = {1e-4, 1e-6};
+    int i, k;
+    for (k = 0; k < 2; k++)
+        for (i = 0; i < 4; i++) {
+            magdyn_cuboid a = {{0.005, 0.004, 0.003}, {0, 0, 1.2}, {0, 0, 0}, {1, 0, 0, 0}};
+            magdyn_cuboid b = {{0.003, 0.006, 0.002}, {0.2, -0.3, 0.9}, {0.002, 0.001, 0.0055}, {1, 0, 0, 0}};
+            magdyn_vec3 f, t, fr = magdyn_v3(ref[i][0], ref[i][1], ref[i][2]);
+            magdyn_vec3 tr = magdyn_v3(ref[i][3], ref[i][4], ref[i][5]);
+            double sc = magdyn_vec3_norm(fr);
+            b.orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 0.3);
+            if (i == 1) b.center.z = -b.center.z;
+            if (i == 2) a.polarization = magdyn_v3(0.4, 0, 1.1);
+            if (i == 3) {
+                magdyn_quat flip = magdyn_quat_from_axis_angle(magdyn_v3(1, 0, 0), MAGDYN_PI);
+                b.orientation = magdyn_quat_mul(b.orientation, flip);
+                b.center.z = 0.005 + 2e-5;
+            }
+            ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &b, tols[k], &f, &t), MAGDYN_OK);
+            ck_assert_msg(vrel(f, fr, sc) < tols[k], "case %d tol %g: F %g", i, tols[k], vrel(f, fr, sc));
+            ck_assert_msg(vrel(t, tr, fmax(magdyn_vec3_norm(tr), sc * 0.0058)) < tols[k],
+                          "case %d tol %g: T %g", i,
+                          tols[k], vrel(t, tr, fmax(magdyn_vec3_norm(tr), sc * 0.0058)));
+            /* the other way round (the pair from a's faces): Newton's third law */
+            ck_assert_int_eq(magdyn_cuboid_force_torque(&b, &a, tols[k], &f, &t), MAGDYN_OK);
+            ck_assert_msg(vrel(f, magdyn_vec3_neg(fr), sc) < tols[k], "case %d tol %g: Newton III %g", i, tols[k],
+                          vrel(f, magdyn_vec3_neg(fr), sc));
+        }
+}
+END_TEST
+
+/* Nearly parallel faces a gap apart (a resting stack in a simulation:
+ * tilts of 1e-7 to 1e-3 rad), where the gap pair is taken for the face's
+ * projection at its mean height and the cubature keeps the difference:
+ * 10 mm cubes, dst with J = (0.1, 0.2, 1.1) T, twisted 0.5 rad, offset
+ * (1, -2) mm, tilted about (1, 0.3, 0), its lowest point gap above src.
+ * References: the cubature of sigma B over the whole faces (no pair at a
+ * gap), at 1e-8, before the gap pair existed. */
+START_TEST(near_parallel_gap_against_reference)
+{
+    static const double ref[5][8] = {
+        {1e-06, 1e-07, -5.020842631165e+00, 1.260313630637e+01,
+         -2.703284167569e+01, 4.035871368136e-02, 1.354628162819e-02, -4.419347024664e-03},
+        {0.0001, 1e-07, -4.829010142951e+00, 1.215777396342e+01,
+         -2.629181408756e+01, 3.949076259204e-02, 1.323556076657e-02, -4.230836907451e-03},
+        {0.0001, 0.0001, -4.828048145171e+00, 1.215462205447e+01,
+         -2.628835233152e+01, 3.947928811590e-02, 1.323412001383e-02, -4.229693182923e-03},
+        {0.001, 1e-07, -3.433649527216e+00, 8.897846621323e+00,
+         -2.045292872765e+01, 3.275936711808e-02, 1.023596626712e-02, -2.908680344151e-03},
+        {0.001, 0.001, -3.425936911813e+00, 8.874921314387e+00,
+         -2.042690948289e+01, 3.267105118361e-02, 1.020948721055e-02, -2.902160605514e-03}};
+    const double tols[2] = {1e-4, 1e-6};
+    int i, k;
+    for (k = 0; k < 2; k++)
+        for (i = 0; i < 5; i++) {
+            magdyn_cuboid a = cube10(1.2, magdyn_v3(0, 0, 0)), b = a;
+            magdyn_vec3 f, t, up, fr = magdyn_v3(ref[i][2], ref[i][3], ref[i][4]);
+            magdyn_vec3 tr = magdyn_v3(ref[i][5], ref[i][6], ref[i][7]);
+            double sc = magdyn_vec3_norm(fr);
+            b.polarization = magdyn_v3(0.1, 0.2, 1.1);
+            b.orientation = magdyn_quat_mul(magdyn_quat_from_axis_angle(magdyn_v3(1, 0.3, 0), ref[i][1]),
+                                            magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 0.5));
+            up = magdyn_quat_rotate_inv(b.orientation, magdyn_v3(0, 0, 1));
+            b.center = magdyn_v3(0.001, -0.002,
+                                 0.005 + 0.005 * (fabs(up.x) + fabs(up.y) + fabs(up.z)) + ref[i][0]);
+            ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &b, tols[k], &f, &t), MAGDYN_OK);
+            ck_assert_msg(vrel(f, fr, sc) < tols[k], "case %d tol %g: F %g", i, tols[k], vrel(f, fr, sc));
+            ck_assert_msg(vrel(t, tr, fmax(magdyn_vec3_norm(tr), sc * 0.0087)) < tols[k],
+                          "case %d tol %g: T %g",
+                          i, tols[k], vrel(t, tr, fmax(magdyn_vec3_norm(tr), sc * 0.0087)));
+        }
 }
 END_TEST
 
@@ -596,6 +708,8 @@ static Suite *suite(void)
     tcase_add_test(tc, unequal_shapes_touching);
     tcase_add_test(tc, face_on_face_against_closed_form);
     tcase_add_test(tc, twisted_stacks);
+    tcase_add_test(tc, parallel_gap_oblique_against_reference);
+    tcase_add_test(tc, near_parallel_gap_against_reference);
     tcase_add_test(tc, bad_input);
     tcase_add_test(tc, extreme_sizes_no_oob);
     tcase_add_test(tc, overflow_gives_status);
