@@ -1,0 +1,154 @@
+/*
+ * test_cuboid_extremes.c - the cuboid forces at the edges of their range:
+ * extreme sizes stay in bounds, overflow gives a status, parallel boxes far
+ * apart stay finite, and a thin plate's force is continuous where the
+ * thin-box extrapolation takes over and proportional to its thickness
+ * (F(a) = a F1 + O(a^3); Akoun & Yonnet's closed form as the reference).
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <math.h>
+#include <magdyn.h>
+#include "testutil.h"
+
+/*
+ * Found by fuzz/fuzz_field.c: a box 1e287 m long ~1e284 m away makes every
+ * region's error estimate NaN; the refinement then split reg[-1] (out of
+ * bounds, caught by -fsanitize=undefined / address).  It must give a status
+ * (or a finite answer) and leave the outputs untouched on failure.
+ */
+START_TEST(extreme_sizes_no_oob)
+{
+    const magdyn_cuboid src = {{0.005, 0.005, 0.005}, {0.0, 0.0, 1.3}, {0.0, 0.0, 0.0},
+                               {1.0, 0.0, 0x0.0000000000700p-1022, 0.0}};
+    const magdyn_cuboid dst = {{0.005, 0.005, 0x1.47ae147ae147bp+952},
+                               {-0x1.1747ae147ae14p-915, 0x0.00000e147cf14p-1022, 0x1.0303030303030p-252},
+                               {0x0.0393130303030p-1022, -0x1.ccdp+205, 0x1.0003ff4ccccccp+945},
+                               {0x1.0000000000014p+0, 0.0, 0.0, 0.0}};
+    const double tols[2] = {1e-3, 0.1};
+    for (int k = 0; k < 2; k++) {
+        magdyn_vec3 f = {7.0, 7.0, 7.0}, t = {9.0, 9.0, 9.0};
+        magdyn_status st = magdyn_cuboid_force_torque(&src, &dst, tols[k], &f, &t);
+        if (st == MAGDYN_OK) {
+            ck_assert(!isnan(f.x) && !isnan(f.y) && !isnan(f.z));
+        } else {
+            ck_assert_int_lt(st, 0);
+            ck_assert(f.x == 7.0 && f.y == 7.0 && f.z == 7.0 && t.x == 9.0);
+        }
+    }
+}
+END_TEST
+
+/*
+ * Found by fuzz/fuzz_field.c: a polarization of 2.8e300 T and a box 1e253 m
+ * long overflow the face integrals; the call returned MAGDYN_OK with a NaN
+ * force.  A result must be finite, or a status with the outputs untouched.
+ */
+START_TEST(overflow_gives_status)
+{
+    const magdyn_cuboid src = {{0.005, 0x1.47ae147ae147bp-696, 0x1.47ae1477bae3fp-8},
+                               {-0x1.0d2276fp+998, 0x0.000000000007fp-1022, 1.3}, {0.0, 0.0, 0.0},
+                               {1.0, 0.0, 0x0.0000000000700p-1022, 0.0}};
+    const magdyn_cuboid dst = {{0.005, 0x1.a7be147ae147bp+840, 0x1.47ae14759143fp-8},
+                               {0.0, 0.0, 1.3}, {0.0, 0.0, 0x1.4af4f0d844d01p-7},
+                               {1.0, 0.0, 0x0.000002b000000p-1022, 0.0}};
+    const double tols[2] = {1e-3, 0.1};
+    for (int k = 0; k < 2; k++) {
+        magdyn_vec3 f = {7.0, 7.0, 7.0}, t = {9.0, 9.0, 9.0};
+        magdyn_status st = magdyn_cuboid_force_torque(&src, &dst, tols[k], &f, &t);
+        if (st == MAGDYN_OK) {
+            ck_assert(isfinite(f.x) && isfinite(f.y) && isfinite(f.z));
+            ck_assert(isfinite(t.x) && isfinite(t.y) && isfinite(t.z));
+        } else {
+            ck_assert_int_lt(st, 0);
+            ck_assert(f.x == 7.0 && f.y == 7.0 && f.z == 7.0 && t.x == 9.0);
+        }
+    }
+}
+END_TEST
+
+/*
+ * Found by fuzz/fuzz_field.c: magdyn_cuboid_force_parallel for cubes
+ * 3.5e272 m apart returned MAGDYN_OK with a NaN force (overflowing corner
+ * terms).  A result must be finite, or a status with outputs untouched.
+ */
+START_TEST(parallel_far_apart_finite)
+{
+    const magdyn_cuboid src = {{0.005, 0.005, 0.005}, {0x1.0d2276fp-986, 0x1.6ffffffffff8p-1008, 1.3},
+                               {0.0, 0.0, 0x0.0008p-1022}, {1.0, 0.0, 0x0.0000000000700p-1022, 0.0}};
+    const magdyn_cuboid dst = {{0.005, 0.005, 0.005}, {0.0, 0x1p-1015, 1.3},
+                               {0.0, 0.0, 0x1.4af4f0d844d01p+905}, {1.0, 0.0, 0.0, 0.0}};
+    magdyn_vec3 f = {7.0, 7.0, 7.0}, t = {9.0, 9.0, 9.0};
+    magdyn_status st = magdyn_cuboid_force_parallel(&src, &dst, &f, &t);
+    if (st == MAGDYN_OK) {
+        ck_assert(isfinite(f.x) && isfinite(f.y) && isfinite(f.z));
+        ck_assert(isfinite(t.x) && isfinite(t.y) && isfinite(t.z));
+    } else {
+        ck_assert_int_lt(st, 0);
+        ck_assert(f.x == 7.0 && f.y == 7.0 && f.z == 7.0 && t.x == 9.0);
+    }
+    f = magdyn_v3(7.0, 7.0, 7.0);
+    st = magdyn_cuboid_force_parallel(&src, &dst, &f, NULL);
+    ck_assert(st == MAGDYN_OK ? isfinite(f.x) && isfinite(f.z) : f.x == 7.0);
+}
+END_TEST
+
+/*
+ * A plate far thinner than the closed forms resolve (found through
+ * fuzz/fuzz_world.c: at a half-thickness of 4e-17 m the force was noise and
+ * the world stepped at 1e-13 s).  Checks: (1) across the switch to the
+ * extrapolation (half-thickness 3e-5 of the half diagonal) the force is
+ * continuous to 1e-8 (the closed form's own noise there is ~3e-9);
+ * (2) at fixed J the force of a thin plate is proportional to its thickness
+ * (F(a) = a F1 + O(a^3)), so F / a agrees from 1e-9 down to 1e-17 m;
+ * (3) the cubature agrees with Akoun & Yonnet's closed form there.
+ */
+static magdyn_cuboid plate(double a)
+{
+    magdyn_cuboid c = {{a, 5e-3, 5e-3}, {0, 0, 1.2}, {2e-3, 1e-3, 15e-3}, {1, 0, 0, 0}};
+    return c;
+}
+
+START_TEST(thin_plate_force)
+{
+    magdyn_cuboid src = {{5e-3, 5e-3, 5e-3}, {0, 0, 1.2}, {0, 0, 0}, {1, 0, 0, 0}};
+    magdyn_cuboid lo, hi;
+    magdyn_vec3 f1, f2, t1, t2, fc, tc;
+    double a1 = 3e-5 * sqrt(2.0) * 5e-3, as[3] = {1e-9, 1e-13, 1e-17};
+    int i;
+    lo = plate(a1 * (1 - 1e-9));
+    hi = plate(a1 * (1 + 1e-9));
+    ck_assert_int_eq(magdyn_cuboid_force_parallel(&src, &lo, &f1, &t1), MAGDYN_OK);
+    ck_assert_int_eq(magdyn_cuboid_force_parallel(&src, &hi, &f2, &t2), MAGDYN_OK);
+    ck_assert_msg(magdyn_vec3_dist(f1, f2) < 1e-8 * magdyn_vec3_norm(f2), "F jumps at the switch");
+    ck_assert_msg(magdyn_vec3_dist(t1, t2) < 1e-8 * magdyn_vec3_norm(t2), "T jumps at the switch");
+    for (i = 0; i < 3; i++) {
+        magdyn_cuboid p = plate(as[i]);
+        ck_assert_int_eq(magdyn_cuboid_force_parallel(&src, &p, &f1, &t1), MAGDYN_OK);
+        f1 = magdyn_vec3_scale(f1, 1e-9 / as[i]);
+        t1 = magdyn_vec3_scale(t1, 1e-9 / as[i]);
+        if (i == 0) { f2 = f1; t2 = t1; }
+        ck_assert_msg(magdyn_vec3_dist(f1, f2) < 1e-10 * magdyn_vec3_norm(f2), "F/a at %g", as[i]);
+        ck_assert_msg(magdyn_vec3_dist(t1, t2) < 1e-10 * magdyn_vec3_norm(t2), "T/a at %g", as[i]);
+        ck_assert_int_eq(magdyn_cuboid_force_torque(&src, &p, 1e-8, &fc, &tc), MAGDYN_OK);
+        fc = magdyn_vec3_scale(fc, 1e-9 / as[i]);
+        tc = magdyn_vec3_scale(tc, 1e-9 / as[i]);
+        ck_assert_msg(magdyn_vec3_dist(fc, f1) < 1e-6 * magdyn_vec3_norm(f1), "cubature F at %g", as[i]);
+        ck_assert_msg(magdyn_vec3_dist(tc, t1) < 1e-6 * magdyn_vec3_norm(t1) + 1e-6 * 5e-3 * magdyn_vec3_norm(f1),
+                      "cubature T at %g", as[i]);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("cuboid_extremes");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, extreme_sizes_no_oob);
+    tcase_add_test(tc, overflow_gives_status);
+    tcase_add_test(tc, parallel_far_apart_finite);
+    tcase_add_test(tc, thin_plate_force);
+    suite_add_tcase(s, tc);
+    return test_run_suite(s, CK_FORK);
+}
