@@ -116,6 +116,29 @@ static void cf_piece(double A, double B, const double p0[2], const double d[2], 
 
 #define CF_MAX_PIECES 64
 
+/* The parameters l in [0, 1] of the edge p0 + l d, sorted, at which it
+ * crosses P's edge lines x = +-A, y = +-B (the kinks of the integrands),
+ * with 0 and 1; returns their number (2 to 6). */
+static int edge_cuts(double A, double B, const double p0[2], const double d[2], double cuts[6])
+{
+    int nc = 0, i, j;
+    cuts[nc++] = 0.0;
+    for (i = 0; i < 2; i++)
+        for (j = 0; j < 2; j++) {
+            double lim = (j ? -1.0 : 1.0) * (i ? B : A), dd = d[i];
+            if (dd != 0.0) {
+                double l = (lim - p0[i]) / dd;
+                if (l > 1e-14 && l < 1.0 - 1e-14) cuts[nc++] = l;
+            }
+        }
+    cuts[nc++] = 1.0;
+    for (i = 1; i < nc; i++)       /* insertion sort */
+        for (j = i; j > 0 && cuts[j] < cuts[j - 1]; j--) {
+            double t = cuts[j]; cuts[j] = cuts[j - 1]; cuts[j - 1] = t;
+        }
+    return nc;
+}
+
 /*
  * Line integrals over the boundary of the convex quadrilateral q[4] (CCW in
  * P's plane coordinates): lin[0..1] = oint Phi nu ds (in-plane vector) and
@@ -135,27 +158,13 @@ void cf_boundary(double A, double B, const double q[4][2], const double c[2], do
         double d[2] = {p1[0] - p0[0], p1[1] - p0[1]}, len = hypot(d[0], d[1]);
         double nu[2], cuts[6], stack[CF_MAX_PIECES][2], acc[2] = {0, 0}, ae[2] = {0, 0};
         double c0, c1, etol0, etol1;
-        int nc = 0, i, j, top = 0, used = 0;
+        int nc, i, top = 0, used = 0;
         if (len == 0.0) continue;
         nu[0] = d[1] / len; nu[1] = -d[0] / len;
         /* weight (n x a).nu = -(y - c_y) nu_x + (x - c_x) nu_y, linear in l */
         c0 = -(p0[1] - c[1]) * nu[0] + (p0[0] - c[0]) * nu[1];
         c1 = -d[1] * nu[0] + d[0] * nu[1];
-        /* crossings of P's edge lines x = +-A, y = +-B: the kinks */
-        cuts[nc++] = 0.0;
-        for (i = 0; i < 2; i++)
-            for (j = 0; j < 2; j++) {
-                double lim = (j ? -1.0 : 1.0) * (i ? B : A), dd = d[i];
-                if (dd != 0.0) {
-                    double l = (lim - p0[i]) / dd;
-                    if (l > 1e-14 && l < 1.0 - 1e-14) cuts[nc++] = l;
-                }
-            }
-        cuts[nc++] = 1.0;
-        for (i = 1; i < nc; i++)       /* insertion sort */
-            for (j = i; j > 0 && cuts[j] < cuts[j - 1]; j--) {
-                double t = cuts[j]; cuts[j] = cuts[j - 1]; cuts[j - 1] = t;
-            }
+        nc = edge_cuts(A, B, p0, d, cuts);
         etol0 = tol0 / 4.0;            /* per edge */
         etol1 = tol1 / 4.0;
         for (i = nc - 2; i >= 0; i--) {
@@ -330,25 +339,12 @@ void cf_boundary_gap(double A, double B, double Z, const double q[4][2], const d
         double d[2] = {p1[0] - p0[0], p1[1] - p0[1]}, len = hypot(d[0], d[1]);
         double nu[2], cuts[6], stack[CF_MAX_PIECES][2], acc[5] = {0, 0, 0, 0, 0}, ae[5] = {0, 0, 0, 0, 0};
         double c0, c1, etol0, etol1;
-        int nc = 0, i, j, top = 0, used = 0;
+        int nc, i, top = 0, used = 0;
         if (len == 0.0) continue;
         nu[0] = d[1] / len; nu[1] = -d[0] / len;
         c0 = -(p0[1] - c[1]) * nu[0] + (p0[0] - c[0]) * nu[1];
         c1 = -d[1] * nu[0] + d[0] * nu[1];
-        cuts[nc++] = 0.0;
-        for (i = 0; i < 2; i++)
-            for (j = 0; j < 2; j++) {
-                double lim = (j ? -1.0 : 1.0) * (i ? B : A), dd = d[i];
-                if (dd != 0.0) {
-                    double l = (lim - p0[i]) / dd;
-                    if (l > 1e-14 && l < 1.0 - 1e-14) cuts[nc++] = l;
-                }
-            }
-        cuts[nc++] = 1.0;
-        for (i = 1; i < nc; i++)
-            for (j = i; j > 0 && cuts[j] < cuts[j - 1]; j--) {
-                double t = cuts[j]; cuts[j] = cuts[j - 1]; cuts[j - 1] = t;
-            }
+        nc = edge_cuts(A, B, p0, d, cuts);
         etol0 = tol0 / 4.0;
         etol1 = tol1 / 4.0;
         for (i = nc - 2; i >= 0; i--) {
