@@ -11,14 +11,17 @@
  * Coordinates are scaled to the root cube [-1, 1]^3 so that the high
  * derivatives of 1/r stay within range for any length unit.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <magdyn/dipole_tree.h>
 #include "dipole_tree.h"
 
 #define K_MU0_4PI (MAGDYN_MU0 / (4.0 * MAGDYN_PI))
 #define MAX_DEPTH 40
+#define ORDER_MARGIN 8.0
 
 typedef struct {
     double z[3];      /* expansion centre (scaled) */
@@ -29,9 +32,21 @@ typedef struct {
     int child, nchild;/* children, contiguous; nchild 0 for a leaf */
 } cell;
 
+/* a pair of cells from the traversal: through expansions of the given
+ * order, or directly (order 0; a == b for a leaf with itself) */
+typedef struct { int a, b, order; } pair;
+
+typedef struct {
+    pair *v;
+    size_t n, cap;
+} pair_list;
+
 typedef struct {
     dt_tables t;
     double theta;
+    double err_model;            /* theta^(p+1) (p+3)^3: the far pairs' error */
+    pair_list far, near;
+    int oom;
     int ncrit;
     double p2p_pairs;            /* cell pairs up to this many pairs go direct */
     cell *cells;
@@ -169,9 +184,12 @@ static magdyn_status build(tree *T, int ci, int depth, int *tmp, double *dtmp)
 
 /* ---- passes -------------------------------------------------------------- */
 
+/* the multipoles, each folded onto its reduced entries (which M2M and
+ * M2L read) once complete */
 static void upward(tree *T)
 {
     int ci, i, nt = T->t.nterms;
+    size_t nr = (size_t)T->t.nred;
     for (ci = T->ncells - 1; ci >= 0; ci--) {
         const cell *c = &T->cells[ci];
         double *Q = T->Q + (size_t)ci * nt;
@@ -188,13 +206,45 @@ static void upward(tree *T)
                 dt_m2m(&T->t, s, T->Q + (size_t)i * nt, Q, T->w1);
             }
         }
+        dt_fold(&T->t, Q, T->Qr + (size_t)ci * nr);
     }
 }
 
-static void p2p(tree *T, const cell *a, const cell *b)
+static void push(tree *T, pair_list *l, int a, int b, int order)
 {
-    dt_soa s = {T->x, T->y, T->z, T->mx, T->my, T->mz};
-    dt_p2p(s, b->begin, b->count, s, a->begin, a->count, T->g, T->hm);
+    if (l->n == l->cap) {
+        size_t cap = 2 * l->cap + 256;
+        pair *v = realloc(l->v, sizeof *v * cap);
+        if (!v) {
+            T->oom = 1;
+            return;
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n].a = a;
+    l->v[l->n].b = b;
+    l->v[l->n++].order = order;
+}
+
+/*
+ * The order of a far pair whose convergence ratio is rho = (r_A + r_B)/|R|
+ * < theta: the truncation error of the force falls like rho^(q+1) (q+3)^3,
+ * so the lowest q whose model error is ORDER_MARGIN times below that at
+ * rho = theta and order p keeps every far pair at the accuracy the table
+ * of mdt_params was measured with; the pairs well inside the opening
+ * angle take fewer terms.  (Without the margin the worst dipole of a halo
+ * round a cluster, whose error comes from many pairs, loses a factor 4.)
+ */
+static int pair_order(const tree *T, double rho)
+{
+    int q, p = T->t.p;
+    double lr = log(rho);
+    for (q = p / 2; q < p; q++) {
+        double c = q + 3.0;
+        if ((q + 1) * lr + log(c * c * c) <= T->err_model) return q;
+    }
+    return p;
 }
 
 static void interact(tree *T, int ia, int ib)
@@ -202,14 +252,11 @@ static void interact(tree *T, int ia, int ib)
     const cell *a = &T->cells[ia], *b = &T->cells[ib];
     double R[3] = {a->z[0] - b->z[0], a->z[1] - b->z[1], a->z[2] - b->z[2]};
     double d2 = R[0] * R[0] + R[1] * R[1] + R[2] * R[2], rs = a->r + b->r;
-    int k, nt = T->t.nterms;
+    int k;
     if (rs * rs < T->theta * T->theta * d2) {
-        size_t nr = (size_t)T->t.nred;
-        dt_m2l_mutual(&T->t, R, T->Qr + (size_t)ia * nr, T->Qr + (size_t)ib * nr,
-                      T->L + (size_t)ia * nt, T->L + (size_t)ib * nt, T->w1, T->w2);
+        push(T, &T->far, ia, ib, pair_order(T, rs / sqrt(d2)));
     } else if ((!a->nchild && !b->nchild) || (double)a->count * b->count <= T->p2p_pairs) {
-        p2p(T, a, b);
-        p2p(T, b, a);
+        push(T, &T->near, ia, ib, 0);
     } else if (!b->nchild || (a->nchild && a->r >= b->r)) {
         for (k = a->child; k < a->child + a->nchild; k++) interact(T, k, ib);
     } else {
@@ -222,12 +269,37 @@ static void interact_self(tree *T, int ci)
     const cell *c = &T->cells[ci];
     int i, j;
     if (!c->nchild) {
-        p2p(T, c, c);
+        push(T, &T->near, ci, ci, 0);
         return;
     }
     for (i = c->child; i < c->child + c->nchild; i++) {
         interact_self(T, i);
         for (j = i + 1; j < c->child + c->nchild; j++) interact(T, i, j);
+    }
+}
+
+static void far_pass(tree *T)
+{
+    size_t k, nt = (size_t)T->t.nterms, nr = (size_t)T->t.nred;
+    for (k = 0; k < T->far.n; k++) {
+        const pair *q = &T->far.v[k];
+        const cell *a = &T->cells[q->a], *b = &T->cells[q->b];
+        double R[3] = {a->z[0] - b->z[0], a->z[1] - b->z[1], a->z[2] - b->z[2]};
+        dt_m2l_mutual(&T->t, R, q->order, T->Qr + (size_t)q->a * nr, T->Qr + (size_t)q->b * nr,
+                      T->L + (size_t)q->a * nt, T->L + (size_t)q->b * nt, T->w1, T->w2);
+    }
+}
+
+static void near_pass(tree *T)
+{
+    dt_soa s = {T->x, T->y, T->z, T->mx, T->my, T->mz};
+    size_t k;
+    for (k = 0; k < T->near.n; k++) {
+        const cell *a = &T->cells[T->near.v[k].a], *b = &T->cells[T->near.v[k].b];
+        if (a == b)
+            dt_p2p(s, a->begin, a->count, s, a->begin, a->count, T->g, T->hm);
+        else
+            dt_p2p_mutual(s, a->begin, a->count, b->begin, b->count, T->g, T->hm);
     }
 }
 
@@ -262,6 +334,14 @@ static void tree_free(tree *T)
     free(T->cells); free(T->perm);
     free(T->x); free(T->y); free(T->z); free(T->mx); free(T->my); free(T->mz);
     free(T->Q); free(T->L); free(T->Qr); free(T->g); free(T->hm); free(T->w1); free(T->w2);
+    free(T->far.v); free(T->near.v);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static double *dalloc(size_t n) { return malloc(sizeof(double) * (n ? n : 1)); }
@@ -343,17 +423,33 @@ static void write_out(const tree *T, int n, double scale, magdyn_vec3 *field, ma
     if (energy) *energy = 0.5 * u;
 }
 
-/* the far field through the expansions of order p, and the near field */
-static magdyn_status far_and_near(tree *T, int p)
+static double near_pairs(const tree *T)
+{
+    double np = 0;
+    size_t k;
+    for (k = 0; k < T->near.n; k++) {
+        const cell *a = &T->cells[T->near.v[k].a], *b = &T->cells[T->near.v[k].b];
+        np += a == b ? 0.5 * a->count * (a->count - 1.0) : (double)a->count * b->count;
+    }
+    return np;
+}
+
+/* the far field through the expansions of order p, and the near field;
+ * st (may be NULL) gets the time of each pass */
+static magdyn_status far_and_near(tree *T, int p, mdt_stats *st)
 {
     size_t nt, nr;
-    int ci;
     magdyn_status s;
+    double t0 = now(), t1, t2, t3, t4;
     if (T->ncells == 1) {   /* one leaf: all pairs directly */
-        p2p(T, &T->cells[0], &T->cells[0]);
+        push(T, &T->near, 0, 0, 0);
+        if (T->oom) return MAGDYN_ENOMEM;
+        near_pass(T);
+        if (st) st->p2p = now() - t0;
         return MAGDYN_OK;
     }
     if ((s = dt_tables_init(&T->t, p)) != MAGDYN_OK) return s;
+    T->err_model = (p + 1) * log(T->theta) + 3 * log(p + 3.0) - log(ORDER_MARGIN);
     nt = (size_t)T->t.nterms;
     nr = (size_t)T->t.nred;
     T->Q = calloc(nt * (size_t)T->ncells, sizeof *T->Q);
@@ -363,18 +459,31 @@ static magdyn_status far_and_near(tree *T, int p)
     T->w2 = dalloc(nt);
     if (!T->Q || !T->L || !T->Qr || !T->w1 || !T->w2) return MAGDYN_ENOMEM;
     upward(T);
-    for (ci = 0; ci < T->ncells; ci++)
-        dt_fold(&T->t, T->Q + (size_t)ci * nt, T->Qr + (size_t)ci * nr);
+    t1 = now();
     interact_self(T, 0);
+    if (T->oom) return MAGDYN_ENOMEM;
+    t2 = now();
+    far_pass(T);
+    t3 = now();
+    near_pass(T);
+    t4 = now();
     downward(T);
+    if (st) {
+        st->up = t1 - t0;
+        st->traverse = t2 - t1;
+        st->m2l = t3 - t2;
+        st->p2p = t4 - t3;
+        st->down = now() - t4;
+    }
     return MAGDYN_OK;
 }
 
 magdyn_status mdt_sum(int n, const magdyn_vec3 *pos, const magdyn_vec3 *moment, double theta,
                       int p, int ncrit, magdyn_vec3 *field, magdyn_vec3 *force,
-                      magdyn_vec3 *torque, double *energy)
+                      magdyn_vec3 *torque, double *energy, mdt_stats *st)
 {
     tree T;
+    double t0 = now();
     double scale;
     int *tmp = NULL;
     double *dtmp = NULL;
@@ -395,8 +504,19 @@ magdyn_status mdt_sum(int n, const magdyn_vec3 *pos, const magdyn_vec3 *moment, 
     if ((s = build(&T, 0, 0, tmp, dtmp)) != MAGDYN_OK) goto done;
     s = MAGDYN_EOVERLAP;
     if (coincident(&T)) goto done;
-    if ((s = far_and_near(&T, p)) != MAGDYN_OK) goto done;
+    if (st) {
+        memset(st, 0, sizeof *st);
+        st->build = now() - t0;
+    }
+    if ((s = far_and_near(&T, p, st)) != MAGDYN_OK) goto done;
     write_out(&T, n, scale, field, force, torque, energy);
+    if (st) {
+        st->n_m2l = (double)T.far.n;
+        st->n_p2p = (double)T.near.n;
+        st->p2p_pairs = near_pairs(&T);
+        st->ncells = T.ncells;
+        st->p = p;
+    }
 done:
     free(tmp);
     free(dtmp);
@@ -418,5 +538,5 @@ magdyn_status magdyn_dipoles_interact_tree(int n, const magdyn_vec3 *pos,
         return MAGDYN_OK;
     }
     mdt_params(tol, &theta, &p, &ncrit);
-    return mdt_sum(n, pos, moment, theta, p, ncrit, field, force, torque, energy);
+    return mdt_sum(n, pos, moment, theta, p, ncrit, field, force, torque, energy, NULL);
 }

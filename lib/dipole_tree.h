@@ -62,23 +62,27 @@ void dt_tables_free(dt_tables *t);
 
 /* w_k = e^k / k! for |k| <= order (order <= p) */
 void dt_powers(const dt_tables *t, const double e[3], int order, double *w);
-/* D_k(R) = d^k (1/|R|) for |k| <= p (all nterms entries); scratch: nterms */
-void dt_derivs(const dt_tables *t, const double R[3], double *D, double *scratch);
+/* D_k(R) = d^k (1/|R|) for |k| <= order (order <= p), those with k_z <= 2
+ * (the rest are not set); scratch: nterms */
+void dt_derivs(const dt_tables *t, const double R[3], int order, double *D, double *scratch);
 
 /* add the dipole m at offset d from the expansion centre to Q; w: nterms scratch */
 void dt_p2m(const dt_tables *t, const double d[3], const double m[3], double *Q, double *w);
-/* add Qc (about c_child) to Qp (about c_parent), s = c_child - c_parent */
+/* add Qc (about c_child, folded: only its reduced entries are read) to Qp
+ * (about c_parent), s = c_child - c_parent */
 void dt_m2m(const dt_tables *t, const double s[3], const double *Qc, double *Qp, double *w);
 /* the reduced multipole Qr (nred entries) of the full one Q (Q is changed) */
 void dt_fold(const dt_tables *t, double *Q, double *Qr);
 /* both ways between cells A and B, R = z_A - z_B, from their reduced
  * multipoles: LA += Q_B D(R), LB += Q_A D(-R), on the reduced entries of
- * the full local expansions LA, LB only */
-void dt_m2l_mutual(const dt_tables *t, const double R[3], const double *QrA, const double *QrB,
-                   double *LA, double *LB, double *D, double *scratch);
+ * the full local expansions LA, LB only, truncated at |n| + |k| <= order
+ * (order <= p: a closer pair needs the full p, a farther one less) */
+void dt_m2l_mutual(const dt_tables *t, const double R[3], int order, const double *QrA,
+                   const double *QrB, double *LA, double *LB, double *D, double *scratch);
 /* the entries with n_z >= 2 of a local expansion from the others */
 void dt_complete(const dt_tables *t, double *L);
-/* add Lp (about z_parent) to Lc (about z_child), e = z_child - z_parent */
+/* add Lp (about z_parent, complete) to the reduced entries of Lc (about
+ * z_child), e = z_child - z_parent */
 void dt_l2l(const dt_tables *t, const double e[3], const double *Lp, double *Lc, double *w);
 /* gradient g and Hessian times m (hm) of the local expansion at offset e */
 void dt_l2p(const dt_tables *t, const double e[3], const double *L, const double m[3],
@@ -93,6 +97,10 @@ typedef struct {
     const double *x, *y, *z, *mx, *my, *mz;
 } dt_soa;
 void dt_p2p(dt_soa src, int s0, int ns, dt_soa tgt, int t0, int nt, double *g, double *hm);
+/* both ways between two disjoint ranges [a0, a0 + na) and [b0, b0 + nb) of
+ * one set: each pair's geometry serves both dipoles (H m of the pair is
+ * odd in the swap) */
+void dt_p2p_mutual(dt_soa s, int a0, int na, int b0, int nb, double *g, double *hm);
 
 
 
@@ -100,7 +108,13 @@ void dt_p2p(dt_soa src, int s0, int ns, dt_soa tgt, int t0, int nt, double *g, d
  * function picks them from its tolerance with mdt_params */
 #include <magdyn/vec.h>
 void mdt_params(double tol, double *theta, int *p, int *ncrit);
+/* where the time goes [s], and the counts of cell pairs, for bench/ */
+typedef struct {
+    double build, up, traverse, m2l, p2p, down;
+    double n_m2l, n_p2p, p2p_pairs;
+    int ncells, p;
+} mdt_stats;
 magdyn_status mdt_sum(int n, const magdyn_vec3 *pos, const magdyn_vec3 *moment, double theta,
                       int p, int ncrit, magdyn_vec3 *field, magdyn_vec3 *force,
-                      magdyn_vec3 *torque, double *energy);
+                      magdyn_vec3 *torque, double *energy, mdt_stats *stats);
 #endif

@@ -48,13 +48,16 @@ static int sum_index(const dt_tables *t, int k, int m)
                     t->comp[k][2] + t->comp[m][2]);
 }
 
-/* the pairs (k, m) with |k| >= kmin, |m| >= mmin, |k| + |m| <= p;
- * count only when ops is NULL */
+/* the pairs (k, m) with |k| >= kmin, |m| >= mmin, |k| + |m| <= p and
+ * k_z <= 1; count only when ops is NULL.  k is the M2M's input and the
+ * L2L's output: the multipoles are folded (dt_fold) before they move up,
+ * and the local expansions are completed (dt_complete) where they are
+ * used, so both need the reduced k alone (a third to a fifth of the pairs) */
 static int list_pairs(const dt_tables *t, int kmin, int mmin, int kind, dt_op *ops)
 {
     int k, m, n = 0;
     for (k = 0; k < t->nterms; k++) {
-        if (t->deg[k] < kmin) continue;
+        if (t->deg[k] < kmin || t->comp[k][2] > 1) continue;
         for (m = 0; m < t->nterms && t->deg[k] + t->deg[m] <= t->p; m++) {
             if (t->deg[m] < mmin) continue;
             if (ops) {
@@ -168,13 +171,13 @@ void dt_powers(const dt_tables *t, const double e[3], int order, double *w)
  * T_k = D_k / k! obeys (Duan & Krasny 2001, for 1/|R| as a function of R)
  *   |k| R^2 T_k = -(2|k| - 1) sum_i R_i T_(k-e_i) - (|k| - 1) sum_i T_(k-2e_i).
  */
-void dt_derivs(const dt_tables *t, const double R[3], double *D, double *T)
+void dt_derivs(const dt_tables *t, const double R[3], int order, double *D, double *T)
 {
     double r2 = R[0] * R[0] + R[1] * R[1] + R[2] * R[2], inv_r2 = 1.0 / r2;
-    int i, e;
+    int i, e, nt = dt_nterms(order);
     T[0] = sqrt(inv_r2);
     /* only k_z <= 2 is read (the reduced n + k); those need no others */
-    for (i = 1; i < t->nterms; i++) {
+    for (i = 1; i < nt; i++) {
         double d = t->deg[i], s1 = 0, s2 = 0;
         if (t->comp[i][2] > 2) continue;
         for (e = 0; e < 3; e++) {
@@ -185,7 +188,7 @@ void dt_derivs(const dt_tables *t, const double R[3], double *D, double *T)
         }
         T[i] = -((2 * d - 1) * s1 + (d - 1) * s2) * inv_r2 / d;
     }
-    for (i = 0; i < t->nterms; i++) D[i] = T[i] * t->fact[i];
+    for (i = 0; i < nt; i++) D[i] = T[i] * t->fact[i];
 }
 
 /* D_k with k_z >= 2 is -D_(k - 2e_z + 2e_x) - D_(k - 2e_z + 2e_y), so a
@@ -235,16 +238,17 @@ void dt_m2m(const dt_tables *t, const double s[3], const double *Qc, double *Qp,
  * L_B,n = (-1)^|n| sum_k ((-1)^|k| Q_A,k) D_(n+k)(R).  Four partial sums
  * a direction hide the latency of the multiply-adds.
  */
-void dt_m2l_mutual(const dt_tables *t, const double R[3], const double *QrA, const double *QrB,
-                   double *LA, double *LB, double *D, double *scratch)
+void dt_m2l_mutual(const dt_tables *t, const double R[3], int order, const double *QrA,
+                   const double *QrB, double *LA, double *LB, double *D, double *scratch)
 {
     double *QAs = scratch;
     int n, k;
-    dt_derivs(t, R, D, scratch);
-    for (k = 0; k < t->nred; k++) QAs[k] = (t->deg[t->red[k]] & 1) ? -QrA[k] : QrA[k];
-    for (n = 0; n < t->nred && t->deg[t->red[n]] < t->p; n++) {
+    dt_derivs(t, R, order, D, scratch);
+    for (k = 0; k < t->red_end[order]; k++) QAs[k] = (t->deg[t->red[k]] & 1) ? -QrA[k] : QrA[k];
+    /* the list of n runs over k by degree, so order < p takes a prefix */
+    for (n = 0; n < t->nred && t->deg[t->red[n]] < order; n++) {
         const int *ix = t->m2l_idx + t->m2l_start[n];
-        int kn = t->red_end[t->p - t->deg[t->red[n]]], o = t->red[n];
+        int kn = t->red_end[order - t->deg[t->red[n]]], o = t->red[n];
         double a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
         for (k = 0; k + 3 < kn; k += 4) {
             double d0 = D[ix[k]], d1 = D[ix[k + 1]], d2 = D[ix[k + 2]], d3 = D[ix[k + 3]];
