@@ -57,6 +57,7 @@ typedef struct {
     double *Qr;                  /* nred per cell: Q folded (dt_fold) */
     double *g, *hm;              /* 3 per dipole */
     double *w1, *w2;             /* nterms scratch */
+    double *wm;                  /* dt_m2l_work and dt_leaf_work scratch */
 } tree;
 
 /* ---- parameters -------------------------------------------------------- */
@@ -194,11 +195,8 @@ static void upward(tree *T)
         const cell *c = &T->cells[ci];
         double *Q = T->Q + (size_t)ci * nt;
         if (!c->nchild) {
-            for (i = c->begin; i < c->begin + c->count; i++) {
-                double d[3] = {T->x[i] - c->z[0], T->y[i] - c->z[1], T->z[i] - c->z[2]};
-                double m[3] = {T->mx[i], T->my[i], T->mz[i]};
-                dt_p2m(&T->t, d, m, Q, T->w1);
-            }
+            dt_soa s = {T->x, T->y, T->z, T->mx, T->my, T->mz};
+            dt_p2m_leaf(&T->t, c->z, s, c->begin, c->count, Q, T->wm);
         } else {
             for (i = c->child; i < c->child + c->nchild; i++) {
                 const cell *d = &T->cells[i];
@@ -278,16 +276,51 @@ static void interact_self(tree *T, int ci)
     }
 }
 
-static void far_pass(tree *T)
+/* DT_LANES far pairs of one order from v at a time */
+static void far_batches(tree *T, const pair *v, size_t n, int order)
 {
-    size_t k, nt = (size_t)T->t.nterms, nr = (size_t)T->t.nred;
-    for (k = 0; k < T->far.n; k++) {
-        const pair *q = &T->far.v[k];
-        const cell *a = &T->cells[q->a], *b = &T->cells[q->b];
-        double R[3] = {a->z[0] - b->z[0], a->z[1] - b->z[1], a->z[2] - b->z[2]};
-        dt_m2l_mutual(&T->t, R, q->order, T->Qr + (size_t)q->a * nr, T->Qr + (size_t)q->b * nr,
-                      T->L + (size_t)q->a * nt, T->L + (size_t)q->b * nt, T->w1, T->w2);
+    size_t nt = (size_t)T->t.nterms, nr = (size_t)T->t.nred, k0;
+    for (k0 = 0; k0 < n; k0 += DT_LANES) {
+        double R[DT_LANES][3];
+        const double *QA[DT_LANES], *QB[DT_LANES];
+        double *LA[DT_LANES], *LB[DT_LANES];
+        int l, nb = n - k0 < DT_LANES ? (int)(n - k0) : DT_LANES;
+        for (l = 0; l < nb; l++) {
+            const cell *a = &T->cells[v[k0 + l].a], *b = &T->cells[v[k0 + l].b];
+            R[l][0] = a->z[0] - b->z[0];
+            R[l][1] = a->z[1] - b->z[1];
+            R[l][2] = a->z[2] - b->z[2];
+            QA[l] = T->Qr + (size_t)v[k0 + l].a * nr;
+            QB[l] = T->Qr + (size_t)v[k0 + l].b * nr;
+            LA[l] = T->L + (size_t)v[k0 + l].a * nt;
+            LB[l] = T->L + (size_t)v[k0 + l].b * nt;
+        }
+        dt_m2l_batch(&T->t, order, nb, (const double (*)[3])R, QA, QB, LA, LB, T->wm);
     }
+}
+
+/* the far pairs, sorted by order (a counting sort), in batches */
+static magdyn_status far_pass(tree *T)
+{
+    int p = T->t.p, q;
+    size_t *start = calloc((size_t)p + 2, sizeof *start), k;
+    pair *v = malloc(sizeof *v * (T->far.n ? T->far.n : 1));
+    if (!start || !v) {
+        free(start);
+        free(v);
+        return MAGDYN_ENOMEM;
+    }
+    for (k = 0; k < T->far.n; k++) start[T->far.v[k].order + 1]++;
+    for (q = 0; q <= p; q++) start[q + 1] += start[q];
+    for (k = 0; k < T->far.n; k++) v[start[T->far.v[k].order]++] = T->far.v[k];
+    for (q = p, k = T->far.n; q >= 0; q--) {   /* start[q] is now the end of order q */
+        size_t b = q ? start[q - 1] : 0;
+        if (k > b) far_batches(T, v + b, k - b, q);
+        k = b;
+    }
+    free(start);
+    free(v);
+    return MAGDYN_OK;
 }
 
 static void near_pass(tree *T)
@@ -317,11 +350,8 @@ static void downward(tree *T)
                 dt_l2l(&T->t, e, L, T->L + (size_t)i * nt, T->w1);
             }
         } else {
-            for (i = c->begin; i < c->begin + c->count; i++) {
-                double e[3] = {T->x[i] - c->z[0], T->y[i] - c->z[1], T->z[i] - c->z[2]};
-                double m[3] = {T->mx[i], T->my[i], T->mz[i]};
-                dt_l2p(&T->t, e, L, m, T->g + 3 * i, T->hm + 3 * i, T->w1);
-            }
+            dt_soa s = {T->x, T->y, T->z, T->mx, T->my, T->mz};
+            dt_l2p_leaf(&T->t, c->z, L, s, c->begin, c->count, T->g, T->hm, T->wm);
         }
     }
 }
@@ -333,7 +363,7 @@ static void tree_free(tree *T)
     dt_tables_free(&T->t);
     free(T->cells); free(T->perm);
     free(T->x); free(T->y); free(T->z); free(T->mx); free(T->my); free(T->mz);
-    free(T->Q); free(T->L); free(T->Qr); free(T->g); free(T->hm); free(T->w1); free(T->w2);
+    free(T->Q); free(T->L); free(T->Qr); free(T->g); free(T->hm); free(T->w1); free(T->w2); free(T->wm);
     free(T->far.v); free(T->near.v);
 }
 
@@ -457,13 +487,15 @@ static magdyn_status far_and_near(tree *T, int p, mdt_stats *st)
     T->Qr = dalloc(nr * (size_t)T->ncells);
     T->w1 = dalloc(nt);
     T->w2 = dalloc(nt);
-    if (!T->Q || !T->L || !T->Qr || !T->w1 || !T->w2) return MAGDYN_ENOMEM;
+    T->wm = dalloc(dt_m2l_work(&T->t) > dt_leaf_work(&T->t) ? dt_m2l_work(&T->t)
+                                                           : dt_leaf_work(&T->t));
+    if (!T->Q || !T->L || !T->Qr || !T->w1 || !T->w2 || !T->wm) return MAGDYN_ENOMEM;
     upward(T);
     t1 = now();
     interact_self(T, 0);
     if (T->oom) return MAGDYN_ENOMEM;
     t2 = now();
-    far_pass(T);
+    if ((s = far_pass(T)) != MAGDYN_OK) return s;
     t3 = now();
     near_pass(T);
     t4 = now();

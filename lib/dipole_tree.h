@@ -19,6 +19,7 @@
 #ifndef MAGDYN_DIPOLE_TREE_H
 #define MAGDYN_DIPOLE_TREE_H
 
+#include <stddef.h>
 #include <magdyn/common.h>
 
 static inline int dt_nterms(int p) { return (p + 1) * (p + 2) * (p + 3) / 6; }
@@ -79,6 +80,18 @@ void dt_fold(const dt_tables *t, double *Q, double *Qr);
  * (order <= p: a closer pair needs the full p, a farther one less) */
 void dt_m2l_mutual(const dt_tables *t, const double R[3], int order, const double *QrA,
                    const double *QrB, double *LA, double *LB, double *D, double *scratch);
+/* DT_LANES pairs of cells at once (lib/dipole_tree_m2l.c), each as
+ * dt_m2l_mutual with the one order; nb <= DT_LANES pairs, R[l] = z_A - z_B
+ * of pair l.  A cell may appear in several lanes.  work: dt_m2l_work(t)
+ * doubles */
+#define DT_LANES 8
+static inline size_t dt_m2l_work(const dt_tables *t)
+{
+    return (size_t)DT_LANES * (2 * (size_t)t->nterms + 4 * (size_t)t->nred);
+}
+void dt_m2l_batch(const dt_tables *t, int order, int nb, const double R[][3],
+                  const double *const *QrA, const double *const *QrB, double *const *LA,
+                  double *const *LB, double *work);
 /* the entries with n_z >= 2 of a local expansion from the others */
 void dt_complete(const dt_tables *t, double *L);
 /* add Lp (about z_parent, complete) to the reduced entries of Lc (about
@@ -101,6 +114,17 @@ void dt_p2p(dt_soa src, int s0, int ns, dt_soa tgt, int t0, int nt, double *g, d
  * one set: each pair's geometry serves both dipoles (H m of the pair is
  * odd in the swap) */
 void dt_p2p_mutual(dt_soa s, int a0, int na, int b0, int nb, double *g, double *hm);
+
+/* dt_p2m and dt_l2p for the n dipoles [i0, i0 + n) of s, DT_LANES at a
+ * time (lib/dipole_tree_leaf.c); work: dt_leaf_work(t) doubles */
+static inline size_t dt_leaf_work(const dt_tables *t)
+{
+    return (size_t)DT_LANES * 2 * (size_t)t->nterms;
+}
+void dt_p2m_leaf(const dt_tables *t, const double c[3], dt_soa s, int i0, int n, double *Q,
+                 double *work);
+void dt_l2p_leaf(const dt_tables *t, const double z[3], const double *L, dt_soa s, int i0, int n,
+                 double *g, double *hm, double *work);
 
 
 
