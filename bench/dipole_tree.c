@@ -103,7 +103,7 @@ static void split(int n, const magdyn_vec3 *p, const magdyn_vec3 *m, double tol,
     mdt_params(tol, &theta, &order, &ncrit);
     for (r = 0; r < 3; r++) {
         double t0 = now();
-        if (mdt_sum(n, p, m, theta, order, ncrit, NULL, f, t, NULL, &st[r]) != MAGDYN_OK) {
+        if (mdt_sum(n, p, m, tol, theta, order, ncrit, NULL, f, t, NULL, &st[r]) != MAGDYN_OK) {
             fprintf(stderr, "mdt_sum failed\n");
             exit(1);
         }

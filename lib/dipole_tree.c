@@ -1,10 +1,12 @@
 /*
  * dipole_tree.c - fields, forces, torques and energy of n point dipoles by
  * a fast multipole method: an octree over the dipoles, Cartesian Taylor
- * expansions of order p (lib/dipole_tree_expand.c), a dual-tree traversal
- * that lets two cells interact through their expansions when
- * (r_A + r_B) < theta |z_A - z_B| (Dehnen 2002, as in exaFMM), and the
- * direct kernel between leaves that are too close (lib/dipole_tree_p2p.c).
+ * expansions of order p (lib/dipole_tree_expand.c, the translations
+ * between cells; lib/dipole_tree_leaf.c, the ends at the dipoles), a
+ * dual-tree traversal (lib/dipole_tree_walk.c) that lets two cells
+ * interact through their expansions (lib/dipole_tree_m2l.c) when they are
+ * far enough apart for the tolerance, and the direct kernel between
+ * leaves that are too close (lib/dipole_tree_p2p.c).
  *
  * Each far cell pair is taken both ways from one derivative tensor; the
  * work is O(n) for a fixed accuracy once the tree is built (O(n log n)).
@@ -18,47 +20,10 @@
 #include <time.h>
 #include <magdyn/dipole_tree.h>
 #include "dipole_tree.h"
+#include "dipole_tree_walk.h"
 
 #define K_MU0_4PI (MAGDYN_MU0 / (4.0 * MAGDYN_PI))
 #define MAX_DEPTH 40
-#define ORDER_MARGIN 8.0
-
-typedef struct {
-    double z[3];      /* expansion centre (scaled) */
-    double r;         /* radius about z of the cell's dipoles */
-    double box[3];    /* octree box centre */
-    double half;      /* octree box half size */
-    int begin, count; /* dipoles, in tree order */
-    int child, nchild;/* children, contiguous; nchild 0 for a leaf */
-} cell;
-
-/* a pair of cells from the traversal: through expansions of the given
- * order, or directly (order 0; a == b for a leaf with itself) */
-typedef struct { int a, b, order; } pair;
-
-typedef struct {
-    pair *v;
-    size_t n, cap;
-} pair_list;
-
-typedef struct {
-    dt_tables t;
-    double theta;
-    double err_model;            /* theta^(p+1) (p+3)^3: the far pairs' error */
-    pair_list far, near;
-    int oom;
-    int ncrit;
-    double p2p_pairs;            /* cell pairs up to this many pairs go direct */
-    cell *cells;
-    int ncells, cap;
-    int *perm;                   /* tree order -> input index */
-    double *x, *y, *z, *mx, *my, *mz;
-    double *Q, *L;               /* nterms per cell */
-    double *Qr;                  /* nred per cell: Q folded (dt_fold) */
-    double *g, *hm;              /* 3 per dipole */
-    double *w1, *w2;             /* nterms scratch */
-    double *wm;                  /* dt_m2l_work and dt_leaf_work scratch */
-} tree;
 
 /* ---- parameters -------------------------------------------------------- */
 
@@ -69,18 +34,20 @@ typedef struct {
  * remainder falls like theta^(p + 1) times a polynomial in p (the third
  * derivative of the Legendre series), relative to the magnitudes of the
  * terms it replaces.  The worst dipoles are those that see one dense far
- * cluster (a halo round it), where a cell's terms add coherently.  The
- * table is the cheapest setting, measured at n = 30000 with leaves of
- * 128, that keeps the worst dipole of 1500, in halos round clusters of
- * four sizes (the worst case found; random sets and chains of touching
- * magnets do 10 to 1000 times better), 4 or more times below tol; the
- * tests check the bound.
+ * cluster (a halo round it).  Each setting of the table keeps the worst
+ * dipole of three halos of 6000 dipoles (a half, two thirds and three
+ * quarters of them in a cluster 1e-2, 1e-3 and 3e-4 times the halo's
+ * width: the worst cases found; random sets and chains of touching
+ * magnets do 100 to 10000 times better) 4 or more times below tol with
+ * the opening angle alone, and 7 or more times below with the pairs that
+ * the adaptive order opens too (lib/dipole_tree_walk.c); of the settings
+ * that do, the table has the cheapest at n = 1e5, leaves of 128.
  */
 void mdt_params(double tol, double *theta, int *p, int *ncrit)
 {
     static const struct { double tol, theta; int p; } tab[] = {
-        {1e-2, 0.4, 10}, {1e-3, 0.3, 10}, {1e-4, 0.3, 12}, {1e-5, 0.3, 14},
-        {1e-6, 0.25, 14}, {0, 0.25, 16},
+        {1e-2, 0.4, 10}, {1e-3, 0.4, 12}, {1e-4, 0.4, 15}, {1e-5, 0.3, 14},
+        {1e-6, 0.3, 16}, {0, 0.3, 18},
     };
     unsigned i;
     for (i = 0; i + 1 < sizeof tab / sizeof tab[0]; i++)
@@ -114,6 +81,12 @@ static void cell_extent(tree *T, cell *c)
     for (i = c->begin; i < c->begin + c->count; i++) {
         double v[3] = {T->x[i], T->y[i], T->z[i]};
         for (e = 0; e < 3; e++) { lo[e] = fmin(lo[e], v[e]); hi[e] = fmax(hi[e], v[e]); }
+    }
+    c->mmax = c->msum = 0;
+    for (i = c->begin; i < c->begin + c->count; i++) {
+        double m = sqrt(T->mx[i] * T->mx[i] + T->my[i] * T->my[i] + T->mz[i] * T->mz[i]);
+        c->mmax = fmax(c->mmax, m);
+        c->msum += m;
     }
     for (e = 0; e < 3; e++) c->z[e] = 0.5 * (lo[e] + hi[e]);
     for (i = c->begin; i < c->begin + c->count; i++) {
@@ -208,134 +181,6 @@ static void upward(tree *T)
     }
 }
 
-static void push(tree *T, pair_list *l, int a, int b, int order)
-{
-    if (l->n == l->cap) {
-        size_t cap = 2 * l->cap + 256;
-        pair *v = realloc(l->v, sizeof *v * cap);
-        if (!v) {
-            T->oom = 1;
-            return;
-        }
-        l->v = v;
-        l->cap = cap;
-    }
-    l->v[l->n].a = a;
-    l->v[l->n].b = b;
-    l->v[l->n++].order = order;
-}
-
-/*
- * The order of a far pair whose convergence ratio is rho = (r_A + r_B)/|R|
- * < theta: the truncation error of the force falls like rho^(q+1) (q+3)^3,
- * so the lowest q whose model error is ORDER_MARGIN times below that at
- * rho = theta and order p keeps every far pair at the accuracy the table
- * of mdt_params was measured with; the pairs well inside the opening
- * angle take fewer terms.  (Without the margin the worst dipole of a halo
- * round a cluster, whose error comes from many pairs, loses a factor 4.)
- */
-static int pair_order(const tree *T, double rho)
-{
-    int q, p = T->t.p;
-    double lr = log(rho);
-    for (q = p / 2; q < p; q++) {
-        double c = q + 3.0;
-        if ((q + 1) * lr + log(c * c * c) <= T->err_model) return q;
-    }
-    return p;
-}
-
-static void interact(tree *T, int ia, int ib)
-{
-    const cell *a = &T->cells[ia], *b = &T->cells[ib];
-    double R[3] = {a->z[0] - b->z[0], a->z[1] - b->z[1], a->z[2] - b->z[2]};
-    double d2 = R[0] * R[0] + R[1] * R[1] + R[2] * R[2], rs = a->r + b->r;
-    int k;
-    if (rs * rs < T->theta * T->theta * d2) {
-        push(T, &T->far, ia, ib, pair_order(T, rs / sqrt(d2)));
-    } else if ((!a->nchild && !b->nchild) || (double)a->count * b->count <= T->p2p_pairs) {
-        push(T, &T->near, ia, ib, 0);
-    } else if (!b->nchild || (a->nchild && a->r >= b->r)) {
-        for (k = a->child; k < a->child + a->nchild; k++) interact(T, k, ib);
-    } else {
-        for (k = b->child; k < b->child + b->nchild; k++) interact(T, ia, k);
-    }
-}
-
-static void interact_self(tree *T, int ci)
-{
-    const cell *c = &T->cells[ci];
-    int i, j;
-    if (!c->nchild) {
-        push(T, &T->near, ci, ci, 0);
-        return;
-    }
-    for (i = c->child; i < c->child + c->nchild; i++) {
-        interact_self(T, i);
-        for (j = i + 1; j < c->child + c->nchild; j++) interact(T, i, j);
-    }
-}
-
-/* DT_LANES far pairs of one order from v at a time */
-static void far_batches(tree *T, const pair *v, size_t n, int order)
-{
-    size_t nt = (size_t)T->t.nterms, nr = (size_t)T->t.nred, k0;
-    for (k0 = 0; k0 < n; k0 += DT_LANES) {
-        double R[DT_LANES][3];
-        const double *QA[DT_LANES], *QB[DT_LANES];
-        double *LA[DT_LANES], *LB[DT_LANES];
-        int l, nb = n - k0 < DT_LANES ? (int)(n - k0) : DT_LANES;
-        for (l = 0; l < nb; l++) {
-            const cell *a = &T->cells[v[k0 + l].a], *b = &T->cells[v[k0 + l].b];
-            R[l][0] = a->z[0] - b->z[0];
-            R[l][1] = a->z[1] - b->z[1];
-            R[l][2] = a->z[2] - b->z[2];
-            QA[l] = T->Qr + (size_t)v[k0 + l].a * nr;
-            QB[l] = T->Qr + (size_t)v[k0 + l].b * nr;
-            LA[l] = T->L + (size_t)v[k0 + l].a * nt;
-            LB[l] = T->L + (size_t)v[k0 + l].b * nt;
-        }
-        dt_m2l_batch(&T->t, order, nb, (const double (*)[3])R, QA, QB, LA, LB, T->wm);
-    }
-}
-
-/* the far pairs, sorted by order (a counting sort), in batches */
-static magdyn_status far_pass(tree *T)
-{
-    int p = T->t.p, q;
-    size_t *start = calloc((size_t)p + 2, sizeof *start), k;
-    pair *v = malloc(sizeof *v * (T->far.n ? T->far.n : 1));
-    if (!start || !v) {
-        free(start);
-        free(v);
-        return MAGDYN_ENOMEM;
-    }
-    for (k = 0; k < T->far.n; k++) start[T->far.v[k].order + 1]++;
-    for (q = 0; q <= p; q++) start[q + 1] += start[q];
-    for (k = 0; k < T->far.n; k++) v[start[T->far.v[k].order]++] = T->far.v[k];
-    for (q = p, k = T->far.n; q >= 0; q--) {   /* start[q] is now the end of order q */
-        size_t b = q ? start[q - 1] : 0;
-        if (k > b) far_batches(T, v + b, k - b, q);
-        k = b;
-    }
-    free(start);
-    free(v);
-    return MAGDYN_OK;
-}
-
-static void near_pass(tree *T)
-{
-    dt_soa s = {T->x, T->y, T->z, T->mx, T->my, T->mz};
-    size_t k;
-    for (k = 0; k < T->near.n; k++) {
-        const cell *a = &T->cells[T->near.v[k].a], *b = &T->cells[T->near.v[k].b];
-        if (a == b)
-            dt_p2p(s, a->begin, a->count, s, a->begin, a->count, T->g, T->hm);
-        else
-            dt_p2p_mutual(s, a->begin, a->count, b->begin, b->count, T->g, T->hm);
-    }
-}
-
 static void downward(tree *T)
 {
     int ci, i, nt = T->t.nterms;
@@ -363,7 +208,8 @@ static void tree_free(tree *T)
     dt_tables_free(&T->t);
     free(T->cells); free(T->perm);
     free(T->x); free(T->y); free(T->z); free(T->mx); free(T->my); free(T->mz);
-    free(T->Q); free(T->L); free(T->Qr); free(T->g); free(T->hm); free(T->w1); free(T->w2); free(T->wm);
+    free(T->Q); free(T->L); free(T->Qr); free(T->g); free(T->hm);
+    free(T->w1); free(T->w2); free(T->wm);
     free(T->far.v); free(T->near.v);
 }
 
@@ -446,22 +292,12 @@ static void write_out(const tree *T, int n, double scale, magdyn_vec3 *field, ma
         magdyn_vec3 m = magdyn_v3(T->mx[i], T->my[i], T->mz[i]);
         magdyn_vec3 b = magdyn_v3(kb * T->g[3 * i], kb * T->g[3 * i + 1], kb * T->g[3 * i + 2]);
         if (field) field[o] = b;
-        if (force) force[o] = magdyn_v3(kf * T->hm[3 * i], kf * T->hm[3 * i + 1], kf * T->hm[3 * i + 2]);
+        if (force)
+            force[o] = magdyn_v3(kf * T->hm[3 * i], kf * T->hm[3 * i + 1], kf * T->hm[3 * i + 2]);
         if (torque) torque[o] = magdyn_vec3_cross(m, b);
         u -= magdyn_vec3_dot(m, b);
     }
     if (energy) *energy = 0.5 * u;
-}
-
-static double near_pairs(const tree *T)
-{
-    double np = 0;
-    size_t k;
-    for (k = 0; k < T->near.n; k++) {
-        const cell *a = &T->cells[T->near.v[k].a], *b = &T->cells[T->near.v[k].b];
-        np += a == b ? 0.5 * a->count * (a->count - 1.0) : (double)a->count * b->count;
-    }
-    return np;
 }
 
 /* the far field through the expansions of order p, and the near field;
@@ -472,14 +308,13 @@ static magdyn_status far_and_near(tree *T, int p, mdt_stats *st)
     magdyn_status s;
     double t0 = now(), t1, t2, t3, t4;
     if (T->ncells == 1) {   /* one leaf: all pairs directly */
-        push(T, &T->near, 0, 0, 0);
+        mdt_push(T, &T->near, 0, 0, 0);
         if (T->oom) return MAGDYN_ENOMEM;
-        near_pass(T);
+        mdt_near_pass(T);
         if (st) st->p2p = now() - t0;
         return MAGDYN_OK;
     }
     if ((s = dt_tables_init(&T->t, p)) != MAGDYN_OK) return s;
-    T->err_model = (p + 1) * log(T->theta) + 3 * log(p + 3.0) - log(ORDER_MARGIN);
     nt = (size_t)T->t.nterms;
     nr = (size_t)T->t.nred;
     T->Q = calloc(nt * (size_t)T->ncells, sizeof *T->Q);
@@ -491,13 +326,14 @@ static magdyn_status far_and_near(tree *T, int p, mdt_stats *st)
                                                            : dt_leaf_work(&T->t));
     if (!T->Q || !T->L || !T->Qr || !T->w1 || !T->w2 || !T->wm) return MAGDYN_ENOMEM;
     upward(T);
+    if (T->tol > 0) mdt_near_scale(T);
     t1 = now();
-    interact_self(T, 0);
+    mdt_walk(T);
     if (T->oom) return MAGDYN_ENOMEM;
     t2 = now();
-    if ((s = far_pass(T)) != MAGDYN_OK) return s;
+    if ((s = mdt_far_pass(T)) != MAGDYN_OK) return s;
     t3 = now();
-    near_pass(T);
+    mdt_near_pass(T);
     t4 = now();
     downward(T);
     if (st) {
@@ -510,8 +346,8 @@ static magdyn_status far_and_near(tree *T, int p, mdt_stats *st)
     return MAGDYN_OK;
 }
 
-magdyn_status mdt_sum(int n, const magdyn_vec3 *pos, const magdyn_vec3 *moment, double theta,
-                      int p, int ncrit, magdyn_vec3 *field, magdyn_vec3 *force,
+magdyn_status mdt_sum(int n, const magdyn_vec3 *pos, const magdyn_vec3 *moment, double tol,
+                      double theta, int p, int ncrit, magdyn_vec3 *field, magdyn_vec3 *force,
                       magdyn_vec3 *torque, double *energy, mdt_stats *st)
 {
     tree T;
@@ -521,6 +357,7 @@ magdyn_status mdt_sum(int n, const magdyn_vec3 *pos, const magdyn_vec3 *moment, 
     double *dtmp = NULL;
     magdyn_status s;
     memset(&T, 0, sizeof T);
+    T.tol = tol;
     T.theta = theta;
     T.ncrit = ncrit;
     T.p2p_pairs = (double)ncrit * ncrit;
@@ -545,7 +382,7 @@ magdyn_status mdt_sum(int n, const magdyn_vec3 *pos, const magdyn_vec3 *moment, 
     if (st) {
         st->n_m2l = (double)T.far.n;
         st->n_p2p = (double)T.near.n;
-        st->p2p_pairs = near_pairs(&T);
+        st->p2p_pairs = mdt_near_pairs(&T);
         st->ncells = T.ncells;
         st->p = p;
     }
@@ -570,5 +407,5 @@ magdyn_status magdyn_dipoles_interact_tree(int n, const magdyn_vec3 *pos,
         return MAGDYN_OK;
     }
     mdt_params(tol, &theta, &p, &ncrit);
-    return mdt_sum(n, pos, moment, theta, p, ncrit, field, force, torque, energy, NULL);
+    return mdt_sum(n, pos, moment, tol, theta, p, ncrit, field, force, torque, energy, NULL);
 }

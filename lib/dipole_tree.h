@@ -63,27 +63,19 @@ void dt_tables_free(dt_tables *t);
 
 /* w_k = e^k / k! for |k| <= order (order <= p) */
 void dt_powers(const dt_tables *t, const double e[3], int order, double *w);
-/* D_k(R) = d^k (1/|R|) for |k| <= order (order <= p), those with k_z <= 2
- * (the rest are not set); scratch: nterms */
-void dt_derivs(const dt_tables *t, const double R[3], int order, double *D, double *scratch);
 
-/* add the dipole m at offset d from the expansion centre to Q; w: nterms scratch */
-void dt_p2m(const dt_tables *t, const double d[3], const double m[3], double *Q, double *w);
 /* add Qc (about c_child, folded: only its reduced entries are read) to Qp
  * (about c_parent), s = c_child - c_parent */
 void dt_m2m(const dt_tables *t, const double s[3], const double *Qc, double *Qp, double *w);
 /* the reduced multipole Qr (nred entries) of the full one Q (Q is changed) */
 void dt_fold(const dt_tables *t, double *Q, double *Qr);
-/* both ways between cells A and B, R = z_A - z_B, from their reduced
+/* M2L both ways between cells A and B, R = z_A - z_B, from their reduced
  * multipoles: LA += Q_B D(R), LB += Q_A D(-R), on the reduced entries of
  * the full local expansions LA, LB only, truncated at |n| + |k| <= order
- * (order <= p: a closer pair needs the full p, a farther one less) */
-void dt_m2l_mutual(const dt_tables *t, const double R[3], int order, const double *QrA,
-                   const double *QrB, double *LA, double *LB, double *D, double *scratch);
-/* DT_LANES pairs of cells at once (lib/dipole_tree_m2l.c), each as
- * dt_m2l_mutual with the one order; nb <= DT_LANES pairs, R[l] = z_A - z_B
- * of pair l.  A cell may appear in several lanes.  work: dt_m2l_work(t)
- * doubles */
+ * (order <= p: a closer pair needs the full p, a farther one less); for
+ * nb <= DT_LANES pairs of one order at once (lib/dipole_tree_m2l.c),
+ * R[l] the R of pair l.  A cell may appear in several lanes.  work:
+ * dt_m2l_work(t) doubles */
 #define DT_LANES 8
 static inline size_t dt_m2l_work(const dt_tables *t)
 {
@@ -97,9 +89,6 @@ void dt_complete(const dt_tables *t, double *L);
 /* add Lp (about z_parent, complete) to the reduced entries of Lc (about
  * z_child), e = z_child - z_parent */
 void dt_l2l(const dt_tables *t, const double e[3], const double *Lp, double *Lc, double *w);
-/* gradient g and Hessian times m (hm) of the local expansion at offset e */
-void dt_l2p(const dt_tables *t, const double e[3], const double *L, const double m[3],
-            double g[3], double hm[3], double *w);
 
 /*
  * Direct sum from the sources (xs..mzs, ns entries) on the targets (xt..mzt,
@@ -115,8 +104,10 @@ void dt_p2p(dt_soa src, int s0, int ns, dt_soa tgt, int t0, int nt, double *g, d
  * odd in the swap) */
 void dt_p2p_mutual(dt_soa s, int a0, int na, int b0, int nb, double *g, double *hm);
 
-/* dt_p2m and dt_l2p for the n dipoles [i0, i0 + n) of s, DT_LANES at a
- * time (lib/dipole_tree_leaf.c); work: dt_leaf_work(t) doubles */
+/* for the n dipoles [i0, i0 + n) of s, DT_LANES at a time
+ * (lib/dipole_tree_leaf.c): P2M adds their multipole about c to Q; L2P
+ * adds the gradient g and the Hessian times m (hm) of the local expansion
+ * L about z at each.  work: dt_leaf_work(t) doubles */
 static inline size_t dt_leaf_work(const dt_tables *t)
 {
     return (size_t)DT_LANES * 2 * (size_t)t->nterms;
@@ -138,7 +129,7 @@ typedef struct {
     double n_m2l, n_p2p, p2p_pairs;
     int ncells, p;
 } mdt_stats;
-magdyn_status mdt_sum(int n, const magdyn_vec3 *pos, const magdyn_vec3 *moment, double theta,
-                      int p, int ncrit, magdyn_vec3 *field, magdyn_vec3 *force,
+magdyn_status mdt_sum(int n, const magdyn_vec3 *pos, const magdyn_vec3 *moment, double tol,
+                      double theta, int p, int ncrit, magdyn_vec3 *field, magdyn_vec3 *force,
                       magdyn_vec3 *torque, double *energy, mdt_stats *stats);
 #endif

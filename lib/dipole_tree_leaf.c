@@ -7,9 +7,13 @@
  * Why lanes of dipoles: one dipole's P2M or L2P is a chain of scalar
  * reads through index tables; with DT_LANES dipoles the same index serves
  * a vector, so the work of a term (the power e^k/k!, its product with the
- * expansion) vectorises.  The arithmetic is that of dt_p2m and dt_l2p
- * (lib/dipole_tree_expand.c), lane by lane.  Built with -fno-math-errno
- * and, with GCC on x86-64 Linux, also for AVX2 + FMA and AVX-512.
+ * expansion) vectorises.  Built with -fno-math-errno and, with GCC on
+ * x86-64 Linux, also for AVX2 + FMA and AVX-512.
+ *
+ * P2M: a dipole m at d from the centre adds Q_(k+e_i) -= m_i (-d)^k / k!
+ * (lib/dipole_tree.h); L2P: grad psi = sum_n L_(n+e_a) e^n / n! and
+ * H = sum_n L_(n+e_a+e_b) e^n / n!, the local expansion being the
+ * derivatives of psi about z, e the offset from z.
  */
 #include "dipole_tree.h"
 #include "kernel_clones.h"

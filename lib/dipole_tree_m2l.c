@@ -7,8 +7,14 @@
  * tensor through an index list (D_(n+k)), a gather that no compiler
  * vectorises; with the tensors of DT_LANES pairs interleaved, every read
  * of the list loads one full vector, and the recurrence for the tensor
- * vectorises the same way.  The arithmetic is that of one pair at a time
- * (lib/dipole_tree_expand.c: dt_derivs, dt_m2l_mutual), lane by lane.
+ * vectorises the same way.
+ *
+ * The tensor: T_k = D_k / k! obeys (Duan & Krasny 2001, for 1/|R| as a
+ * function of R)
+ *   |k| R^2 T_k = -(2|k| - 1) sum_i R_i T_(k-e_i) - (|k| - 1) sum_i T_(k-2e_i);
+ * the reduced n + k have k_z <= 2, and those need no others.  Both
+ * directions share the gathered D_(n+k): with D_k(-R) = (-1)^|k| D_k(R),
+ * L_B,n = (-1)^|n| sum_k ((-1)^|k| Q_A,k) D_(n+k)(R).
  * Built with -fno-math-errno and, with GCC on x86-64 Linux, also for
  * AVX2 + FMA and AVX-512, picked at load time.
  */
@@ -18,7 +24,7 @@
 
 #define W DT_LANES
 
-/* T_k = D_k / k! of every lane by the recurrence of dt_derivs, then D */
+/* T_k of every lane by the recurrence, then D_k = T_k k! (|k| <= order, k_z <= 2) */
 KERNEL_CLONES static void derivs(const dt_tables *t, int order, const double (*R)[W],
                                  double (*restrict D)[W], double (*restrict T)[W])
 {
