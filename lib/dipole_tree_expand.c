@@ -83,9 +83,9 @@ static int fill_reduced(dt_tables *t, int count)
     int i, r, n, d, e = 0, f = 0;
     if (count) {
         int nm = 0;
-        for (n = 1; n < t->nterms; n++)
-            for (i = 1; i < t->nterms; i++)
-                nm += t->comp[n][2] <= 1 && t->comp[i][2] <= 1 && t->deg[n] + t->deg[i] <= t->p;
+        for (n = 1; n < t->nterms; n++)   /* the indices run by degree */
+            for (i = 1; i < t->nterms && t->deg[n] + t->deg[i] <= t->p; i++)
+                nm += t->comp[n][2] <= 1 && t->comp[i][2] <= 1;
         return nm;
     }
     for (i = 1, r = 0; i < t->nterms; i++)
