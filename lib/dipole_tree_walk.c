@@ -113,10 +113,13 @@ static int pair_order_adaptive(const tree *T, const cell *a, const cell *b, doub
                                double d2)
 {
     double d4 = d2 * d2, ua = 6 * a->mmax * b->msum / d4, ub = 6 * b->mmax * a->msum / d4;
-    double need = fmin(a->smin / ua, b->smin / ub) * T->tol / ACC_PAIRS;
-    double lr = log(rho), ln = log(need / ACC_C);
+    double need, lr, ln;
     int q;
+    if (!(ua > 0 && ub > 0)) return 0;   /* a cell without moments: the table decides */
+    need = fmin(a->smin / ua, b->smin / ub) * T->tol / ACC_PAIRS;
     if (!(need > 0)) return 0;
+    lr = log(rho);
+    ln = log(need / ACC_C);
     for (q = 2; q <= T->t.p; q++) {
         double c = q + 3.0;
         if ((q + 1) * lr + log(c * c * c) <= ln) return q;
