@@ -10,6 +10,12 @@
  * per-dipole bound, against the sum of the pair-force magnitudes, is
  * checked by test/test_dipole_tree.)
  *
+ * Then the split of the tree's time by pass at the largest N, for each
+ * tol (medians of 3 calls of the private entry point mdt_sum with the
+ * parameters the public function picks): tree build, P2M and M2M (the
+ * upward pass), the traversal that lists the cell pairs, M2L, the direct
+ * near field (P2P) and L2L with L2P (the downward pass).
+ *
  * Dipoles: uniform random in a cube at density 1 per (2 mm)^3, moments of
  * random direction and 0.1 A m^2, or with "chains": lines of touching
  * 1 mm magnets along x, moments along x.
@@ -22,6 +28,7 @@
 #include <math.h>
 #include <time.h>
 #include <magdyn.h>
+#include "dipole_tree.h"
 
 static double now(void)
 {
@@ -79,6 +86,35 @@ static double timed(int n, const magdyn_vec3 *p, const magdyn_vec3 *m, double to
     }
     qsort(ts, (size_t)reps, sizeof *ts, cmp);
     return ts[reps / 2];
+}
+
+static double median3(double a, double b, double c)
+{
+    return fmax(fmin(a, b), fmin(fmax(a, b), c));
+}
+
+/* the split of the tree's time at n dipoles and tol: medians of 3 calls */
+static void split(int n, const magdyn_vec3 *p, const magdyn_vec3 *m, double tol,
+                  magdyn_vec3 *f, magdyn_vec3 *t)
+{
+    mdt_stats st[3];
+    double theta, v[7][3], med[7];
+    int ncrit, order, r, k;
+    mdt_params(tol, &theta, &order, &ncrit);
+    for (r = 0; r < 3; r++) {
+        double t0 = now();
+        if (mdt_sum(n, p, m, tol, theta, order, ncrit, NULL, f, t, NULL, &st[r]) != MAGDYN_OK) {
+            fprintf(stderr, "mdt_sum failed\n");
+            exit(1);
+        }
+        v[0][r] = st[r].build; v[1][r] = st[r].up; v[2][r] = st[r].traverse;
+        v[3][r] = st[r].m2l; v[4][r] = st[r].p2p; v[5][r] = st[r].down;
+        v[6][r] = now() - t0;
+    }
+    for (k = 0; k < 7; k++) med[k] = median3(v[k][0], v[k][1], v[k][2]);
+    printf("%7.0e %5.2f %3d %5d %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f %8.4f %9.3g %9.3g %9.3g\n",
+           tol, theta, order, ncrit, med[0], med[1], med[2], med[3], med[4], med[5], med[6],
+           st[0].n_m2l, st[0].n_p2p, st[0].p2p_pairs);
 }
 
 int main(int argc, char **argv)
@@ -141,6 +177,20 @@ int main(int argc, char **argv)
             printf("crossover at tol %.0e: the tree is faster from N = %.0f\n", tols[j], cross[j]);
         else
             printf("crossover at tol %.0e: not reached up to N = %d\n", tols[j], nmax);
+    }
+    {
+        int n = sizes[k - 1];
+        magdyn_vec3 *p = malloc(sizeof *p * (size_t)n), *m = malloc(sizeof *m * (size_t)n);
+        magdyn_vec3 *f = malloc(sizeof *f * (size_t)n), *t = malloc(sizeof *t * (size_t)n);
+        if (!p || !m || !f || !t) return 1;
+        rng = 88172645463325252ULL;
+        setup(n, chains, p, m);
+        printf("\nsplit of the tree's time [s] at N = %d (medians of 3 calls)\n", n);
+        printf("%7s %5s %3s %5s %8s %8s %8s %8s %8s %8s %8s %9s %9s %9s\n", "tol", "theta", "p",
+               "leaf", "build", "P2M+M2M", "lists", "M2L", "P2P", "L2L+L2P", "total", "M2L cells",
+               "P2P cells", "P2P pairs");
+        for (j = 0; j < ntol; j++) split(n, p, m, tols[j], f, t);
+        free(p); free(m); free(f); free(t);
     }
     return 0;
 }

@@ -1,48 +1,29 @@
 /*
  * dipole_tree.c - fields, forces, torques and energy of n point dipoles by
  * a fast multipole method: an octree over the dipoles, Cartesian Taylor
- * expansions of order p (lib/dipole_tree_expand.c), a dual-tree traversal
- * that lets two cells interact through their expansions when
- * (r_A + r_B) < theta |z_A - z_B| (Dehnen 2002, as in exaFMM), and the
- * direct kernel between leaves that are too close (lib/dipole_tree_p2p.c).
+ * expansions of order p (lib/dipole_tree_expand.c, the translations
+ * between cells; lib/dipole_tree_leaf.c, the ends at the dipoles), a
+ * dual-tree traversal (lib/dipole_tree_walk.c) that lets two cells
+ * interact through their expansions (lib/dipole_tree_m2l.c) when they are
+ * far enough apart for the tolerance, and the direct kernel between
+ * leaves that are too close (lib/dipole_tree_p2p.c).
  *
  * Each far cell pair is taken both ways from one derivative tensor; the
  * work is O(n) for a fixed accuracy once the tree is built (O(n log n)).
  * Coordinates are scaled to the root cube [-1, 1]^3 so that the high
  * derivatives of 1/r stay within range for any length unit.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <magdyn/dipole_tree.h>
 #include "dipole_tree.h"
+#include "dipole_tree_walk.h"
 
 #define K_MU0_4PI (MAGDYN_MU0 / (4.0 * MAGDYN_PI))
 #define MAX_DEPTH 40
-
-typedef struct {
-    double z[3];      /* expansion centre (scaled) */
-    double r;         /* radius about z of the cell's dipoles */
-    double box[3];    /* octree box centre */
-    double half;      /* octree box half size */
-    int begin, count; /* dipoles, in tree order */
-    int child, nchild;/* children, contiguous; nchild 0 for a leaf */
-} cell;
-
-typedef struct {
-    dt_tables t;
-    double theta;
-    int ncrit;
-    double p2p_pairs;            /* cell pairs up to this many pairs go direct */
-    cell *cells;
-    int ncells, cap;
-    int *perm;                   /* tree order -> input index */
-    double *x, *y, *z, *mx, *my, *mz;
-    double *Q, *L;               /* nterms per cell */
-    double *Qr;                  /* nred per cell: Q folded (dt_fold) */
-    double *g, *hm;              /* 3 per dipole */
-    double *w1, *w2;             /* nterms scratch */
-} tree;
 
 /* ---- parameters -------------------------------------------------------- */
 
@@ -53,18 +34,20 @@ typedef struct {
  * remainder falls like theta^(p + 1) times a polynomial in p (the third
  * derivative of the Legendre series), relative to the magnitudes of the
  * terms it replaces.  The worst dipoles are those that see one dense far
- * cluster (a halo round it), where a cell's terms add coherently.  The
- * table is the cheapest setting, measured at n = 30000 with leaves of
- * 128, that keeps the worst dipole of 1500, in halos round clusters of
- * four sizes (the worst case found; random sets and chains of touching
- * magnets do 10 to 1000 times better), 4 or more times below tol; the
- * tests check the bound.
+ * cluster (a halo round it).  Each setting of the table keeps the worst
+ * dipole of three halos of 6000 dipoles (a half, two thirds and three
+ * quarters of them in a cluster 1e-2, 1e-3 and 3e-4 times the halo's
+ * width: the worst cases found; random sets and chains of touching
+ * magnets do 100 to 10000 times better) 4 or more times below tol with
+ * the opening angle alone, and 7 or more times below with the pairs that
+ * the adaptive order opens too (lib/dipole_tree_walk.c); of the settings
+ * that do, the table has the cheapest at n = 1e5, leaves of 128.
  */
 void mdt_params(double tol, double *theta, int *p, int *ncrit)
 {
     static const struct { double tol, theta; int p; } tab[] = {
-        {1e-2, 0.4, 10}, {1e-3, 0.3, 10}, {1e-4, 0.3, 12}, {1e-5, 0.3, 14},
-        {1e-6, 0.25, 14}, {0, 0.25, 16},
+        {1e-2, 0.4, 10}, {1e-3, 0.4, 12}, {1e-4, 0.4, 15}, {1e-5, 0.3, 14},
+        {1e-6, 0.3, 16}, {0, 0.3, 18},
     };
     unsigned i;
     for (i = 0; i + 1 < sizeof tab / sizeof tab[0]; i++)
@@ -98,6 +81,12 @@ static void cell_extent(tree *T, cell *c)
     for (i = c->begin; i < c->begin + c->count; i++) {
         double v[3] = {T->x[i], T->y[i], T->z[i]};
         for (e = 0; e < 3; e++) { lo[e] = fmin(lo[e], v[e]); hi[e] = fmax(hi[e], v[e]); }
+    }
+    c->mmax = c->msum = 0;
+    for (i = c->begin; i < c->begin + c->count; i++) {
+        double m = sqrt(T->mx[i] * T->mx[i] + T->my[i] * T->my[i] + T->mz[i] * T->mz[i]);
+        c->mmax = fmax(c->mmax, m);
+        c->msum += m;
     }
     for (e = 0; e < 3; e++) c->z[e] = 0.5 * (lo[e] + hi[e]);
     for (i = c->begin; i < c->begin + c->count; i++) {
@@ -169,18 +158,18 @@ static magdyn_status build(tree *T, int ci, int depth, int *tmp, double *dtmp)
 
 /* ---- passes -------------------------------------------------------------- */
 
+/* the multipoles, each folded onto its reduced entries (which M2M and
+ * M2L read) once complete */
 static void upward(tree *T)
 {
     int ci, i, nt = T->t.nterms;
+    size_t nr = (size_t)T->t.nred;
     for (ci = T->ncells - 1; ci >= 0; ci--) {
         const cell *c = &T->cells[ci];
         double *Q = T->Q + (size_t)ci * nt;
         if (!c->nchild) {
-            for (i = c->begin; i < c->begin + c->count; i++) {
-                double d[3] = {T->x[i] - c->z[0], T->y[i] - c->z[1], T->z[i] - c->z[2]};
-                double m[3] = {T->mx[i], T->my[i], T->mz[i]};
-                dt_p2m(&T->t, d, m, Q, T->w1);
-            }
+            dt_soa s = {T->x, T->y, T->z, T->mx, T->my, T->mz};
+            dt_p2m_leaf(&T->t, c->z, s, c->begin, c->count, Q, T->wm);
         } else {
             for (i = c->child; i < c->child + c->nchild; i++) {
                 const cell *d = &T->cells[i];
@@ -188,46 +177,7 @@ static void upward(tree *T)
                 dt_m2m(&T->t, s, T->Q + (size_t)i * nt, Q, T->w1);
             }
         }
-    }
-}
-
-static void p2p(tree *T, const cell *a, const cell *b)
-{
-    dt_soa s = {T->x, T->y, T->z, T->mx, T->my, T->mz};
-    dt_p2p(s, b->begin, b->count, s, a->begin, a->count, T->g, T->hm);
-}
-
-static void interact(tree *T, int ia, int ib)
-{
-    const cell *a = &T->cells[ia], *b = &T->cells[ib];
-    double R[3] = {a->z[0] - b->z[0], a->z[1] - b->z[1], a->z[2] - b->z[2]};
-    double d2 = R[0] * R[0] + R[1] * R[1] + R[2] * R[2], rs = a->r + b->r;
-    int k, nt = T->t.nterms;
-    if (rs * rs < T->theta * T->theta * d2) {
-        size_t nr = (size_t)T->t.nred;
-        dt_m2l_mutual(&T->t, R, T->Qr + (size_t)ia * nr, T->Qr + (size_t)ib * nr,
-                      T->L + (size_t)ia * nt, T->L + (size_t)ib * nt, T->w1, T->w2);
-    } else if ((!a->nchild && !b->nchild) || (double)a->count * b->count <= T->p2p_pairs) {
-        p2p(T, a, b);
-        p2p(T, b, a);
-    } else if (!b->nchild || (a->nchild && a->r >= b->r)) {
-        for (k = a->child; k < a->child + a->nchild; k++) interact(T, k, ib);
-    } else {
-        for (k = b->child; k < b->child + b->nchild; k++) interact(T, ia, k);
-    }
-}
-
-static void interact_self(tree *T, int ci)
-{
-    const cell *c = &T->cells[ci];
-    int i, j;
-    if (!c->nchild) {
-        p2p(T, c, c);
-        return;
-    }
-    for (i = c->child; i < c->child + c->nchild; i++) {
-        interact_self(T, i);
-        for (j = i + 1; j < c->child + c->nchild; j++) interact(T, i, j);
+        dt_fold(&T->t, Q, T->Qr + (size_t)ci * nr);
     }
 }
 
@@ -245,11 +195,8 @@ static void downward(tree *T)
                 dt_l2l(&T->t, e, L, T->L + (size_t)i * nt, T->w1);
             }
         } else {
-            for (i = c->begin; i < c->begin + c->count; i++) {
-                double e[3] = {T->x[i] - c->z[0], T->y[i] - c->z[1], T->z[i] - c->z[2]};
-                double m[3] = {T->mx[i], T->my[i], T->mz[i]};
-                dt_l2p(&T->t, e, L, m, T->g + 3 * i, T->hm + 3 * i, T->w1);
-            }
+            dt_soa s = {T->x, T->y, T->z, T->mx, T->my, T->mz};
+            dt_l2p_leaf(&T->t, c->z, L, s, c->begin, c->count, T->g, T->hm, T->wm);
         }
     }
 }
@@ -261,7 +208,16 @@ static void tree_free(tree *T)
     dt_tables_free(&T->t);
     free(T->cells); free(T->perm);
     free(T->x); free(T->y); free(T->z); free(T->mx); free(T->my); free(T->mz);
-    free(T->Q); free(T->L); free(T->Qr); free(T->g); free(T->hm); free(T->w1); free(T->w2);
+    free(T->Q); free(T->L); free(T->Qr); free(T->g); free(T->hm);
+    free(T->w1); free(T->w2); free(T->wm);
+    free(T->far.v); free(T->near.v);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static double *dalloc(size_t n) { return malloc(sizeof(double) * (n ? n : 1)); }
@@ -336,21 +292,26 @@ static void write_out(const tree *T, int n, double scale, magdyn_vec3 *field, ma
         magdyn_vec3 m = magdyn_v3(T->mx[i], T->my[i], T->mz[i]);
         magdyn_vec3 b = magdyn_v3(kb * T->g[3 * i], kb * T->g[3 * i + 1], kb * T->g[3 * i + 2]);
         if (field) field[o] = b;
-        if (force) force[o] = magdyn_v3(kf * T->hm[3 * i], kf * T->hm[3 * i + 1], kf * T->hm[3 * i + 2]);
+        if (force)
+            force[o] = magdyn_v3(kf * T->hm[3 * i], kf * T->hm[3 * i + 1], kf * T->hm[3 * i + 2]);
         if (torque) torque[o] = magdyn_vec3_cross(m, b);
         u -= magdyn_vec3_dot(m, b);
     }
     if (energy) *energy = 0.5 * u;
 }
 
-/* the far field through the expansions of order p, and the near field */
-static magdyn_status far_and_near(tree *T, int p)
+/* the far field through the expansions of order p, and the near field;
+ * st (may be NULL) gets the time of each pass */
+static magdyn_status far_and_near(tree *T, int p, mdt_stats *st)
 {
     size_t nt, nr;
-    int ci;
     magdyn_status s;
+    double t0 = now(), t1, t2, t3, t4;
     if (T->ncells == 1) {   /* one leaf: all pairs directly */
-        p2p(T, &T->cells[0], &T->cells[0]);
+        mdt_push(T, &T->near, 0, 0, 0);
+        if (T->oom) return MAGDYN_ENOMEM;
+        mdt_near_pass(T);
+        if (st) st->p2p = now() - t0;
         return MAGDYN_OK;
     }
     if ((s = dt_tables_init(&T->t, p)) != MAGDYN_OK) return s;
@@ -361,25 +322,42 @@ static magdyn_status far_and_near(tree *T, int p)
     T->Qr = dalloc(nr * (size_t)T->ncells);
     T->w1 = dalloc(nt);
     T->w2 = dalloc(nt);
-    if (!T->Q || !T->L || !T->Qr || !T->w1 || !T->w2) return MAGDYN_ENOMEM;
+    T->wm = dalloc(dt_m2l_work(&T->t) > dt_leaf_work(&T->t) ? dt_m2l_work(&T->t)
+                                                           : dt_leaf_work(&T->t));
+    if (!T->Q || !T->L || !T->Qr || !T->w1 || !T->w2 || !T->wm) return MAGDYN_ENOMEM;
     upward(T);
-    for (ci = 0; ci < T->ncells; ci++)
-        dt_fold(&T->t, T->Q + (size_t)ci * nt, T->Qr + (size_t)ci * nr);
-    interact_self(T, 0);
+    if (T->tol > 0) mdt_near_scale(T);
+    t1 = now();
+    mdt_walk(T);
+    if (T->oom) return MAGDYN_ENOMEM;
+    t2 = now();
+    if ((s = mdt_far_pass(T)) != MAGDYN_OK) return s;
+    t3 = now();
+    mdt_near_pass(T);
+    t4 = now();
     downward(T);
+    if (st) {
+        st->up = t1 - t0;
+        st->traverse = t2 - t1;
+        st->m2l = t3 - t2;
+        st->p2p = t4 - t3;
+        st->down = now() - t4;
+    }
     return MAGDYN_OK;
 }
 
-magdyn_status mdt_sum(int n, const magdyn_vec3 *pos, const magdyn_vec3 *moment, double theta,
-                      int p, int ncrit, magdyn_vec3 *field, magdyn_vec3 *force,
-                      magdyn_vec3 *torque, double *energy)
+magdyn_status mdt_sum(int n, const magdyn_vec3 *pos, const magdyn_vec3 *moment, double tol,
+                      double theta, int p, int ncrit, magdyn_vec3 *field, magdyn_vec3 *force,
+                      magdyn_vec3 *torque, double *energy, mdt_stats *st)
 {
     tree T;
+    double t0 = now();
     double scale;
     int *tmp = NULL;
     double *dtmp = NULL;
     magdyn_status s;
     memset(&T, 0, sizeof T);
+    T.tol = tol;
     T.theta = theta;
     T.ncrit = ncrit;
     T.p2p_pairs = (double)ncrit * ncrit;
@@ -395,8 +373,19 @@ magdyn_status mdt_sum(int n, const magdyn_vec3 *pos, const magdyn_vec3 *moment, 
     if ((s = build(&T, 0, 0, tmp, dtmp)) != MAGDYN_OK) goto done;
     s = MAGDYN_EOVERLAP;
     if (coincident(&T)) goto done;
-    if ((s = far_and_near(&T, p)) != MAGDYN_OK) goto done;
+    if (st) {
+        memset(st, 0, sizeof *st);
+        st->build = now() - t0;
+    }
+    if ((s = far_and_near(&T, p, st)) != MAGDYN_OK) goto done;
     write_out(&T, n, scale, field, force, torque, energy);
+    if (st) {
+        st->n_m2l = (double)T.far.n;
+        st->n_p2p = (double)T.near.n;
+        st->p2p_pairs = mdt_near_pairs(&T);
+        st->ncells = T.ncells;
+        st->p = p;
+    }
 done:
     free(tmp);
     free(dtmp);
@@ -418,5 +407,5 @@ magdyn_status magdyn_dipoles_interact_tree(int n, const magdyn_vec3 *pos,
         return MAGDYN_OK;
     }
     mdt_params(tol, &theta, &p, &ncrit);
-    return mdt_sum(n, pos, moment, theta, p, ncrit, field, force, torque, energy);
+    return mdt_sum(n, pos, moment, tol, theta, p, ncrit, field, force, torque, energy, NULL);
 }

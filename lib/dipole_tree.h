@@ -19,6 +19,7 @@
 #ifndef MAGDYN_DIPOLE_TREE_H
 #define MAGDYN_DIPOLE_TREE_H
 
+#include <stddef.h>
 #include <magdyn/common.h>
 
 static inline int dt_nterms(int p) { return (p + 1) * (p + 2) * (p + 3) / 6; }
@@ -62,27 +63,32 @@ void dt_tables_free(dt_tables *t);
 
 /* w_k = e^k / k! for |k| <= order (order <= p) */
 void dt_powers(const dt_tables *t, const double e[3], int order, double *w);
-/* D_k(R) = d^k (1/|R|) for |k| <= p (all nterms entries); scratch: nterms */
-void dt_derivs(const dt_tables *t, const double R[3], double *D, double *scratch);
 
-/* add the dipole m at offset d from the expansion centre to Q; w: nterms scratch */
-void dt_p2m(const dt_tables *t, const double d[3], const double m[3], double *Q, double *w);
-/* add Qc (about c_child) to Qp (about c_parent), s = c_child - c_parent */
+/* add Qc (about c_child, folded: only its reduced entries are read) to Qp
+ * (about c_parent), s = c_child - c_parent */
 void dt_m2m(const dt_tables *t, const double s[3], const double *Qc, double *Qp, double *w);
 /* the reduced multipole Qr (nred entries) of the full one Q (Q is changed) */
 void dt_fold(const dt_tables *t, double *Q, double *Qr);
-/* both ways between cells A and B, R = z_A - z_B, from their reduced
+/* M2L both ways between cells A and B, R = z_A - z_B, from their reduced
  * multipoles: LA += Q_B D(R), LB += Q_A D(-R), on the reduced entries of
- * the full local expansions LA, LB only */
-void dt_m2l_mutual(const dt_tables *t, const double R[3], const double *QrA, const double *QrB,
-                   double *LA, double *LB, double *D, double *scratch);
+ * the full local expansions LA, LB only, truncated at |n| + |k| <= order
+ * (order <= p: a closer pair needs the full p, a farther one less); for
+ * nb <= DT_LANES pairs of one order at once (lib/dipole_tree_m2l.c),
+ * R[l] the R of pair l.  A cell may appear in several lanes.  work:
+ * dt_m2l_work(t) doubles */
+#define DT_LANES 8
+static inline size_t dt_m2l_work(const dt_tables *t)
+{
+    return (size_t)DT_LANES * (2 * (size_t)t->nterms + 4 * (size_t)t->nred);
+}
+void dt_m2l_batch(const dt_tables *t, int order, int nb, const double R[][3],
+                  const double *const *QrA, const double *const *QrB, double *const *LA,
+                  double *const *LB, double *work);
 /* the entries with n_z >= 2 of a local expansion from the others */
 void dt_complete(const dt_tables *t, double *L);
-/* add Lp (about z_parent) to Lc (about z_child), e = z_child - z_parent */
+/* add Lp (about z_parent, complete) to the reduced entries of Lc (about
+ * z_child), e = z_child - z_parent */
 void dt_l2l(const dt_tables *t, const double e[3], const double *Lp, double *Lc, double *w);
-/* gradient g and Hessian times m (hm) of the local expansion at offset e */
-void dt_l2p(const dt_tables *t, const double e[3], const double *L, const double m[3],
-            double g[3], double hm[3], double *w);
 
 /*
  * Direct sum from the sources (xs..mzs, ns entries) on the targets (xt..mzt,
@@ -93,6 +99,23 @@ typedef struct {
     const double *x, *y, *z, *mx, *my, *mz;
 } dt_soa;
 void dt_p2p(dt_soa src, int s0, int ns, dt_soa tgt, int t0, int nt, double *g, double *hm);
+/* both ways between two disjoint ranges [a0, a0 + na) and [b0, b0 + nb) of
+ * one set: each pair's geometry serves both dipoles (H m of the pair is
+ * odd in the swap) */
+void dt_p2p_mutual(dt_soa s, int a0, int na, int b0, int nb, double *g, double *hm);
+
+/* for the n dipoles [i0, i0 + n) of s, DT_LANES at a time
+ * (lib/dipole_tree_leaf.c): P2M adds their multipole about c to Q; L2P
+ * adds the gradient g and the Hessian times m (hm) of the local expansion
+ * L about z at each.  work: dt_leaf_work(t) doubles */
+static inline size_t dt_leaf_work(const dt_tables *t)
+{
+    return (size_t)DT_LANES * 2 * (size_t)t->nterms;
+}
+void dt_p2m_leaf(const dt_tables *t, const double c[3], dt_soa s, int i0, int n, double *Q,
+                 double *work);
+void dt_l2p_leaf(const dt_tables *t, const double z[3], const double *L, dt_soa s, int i0, int n,
+                 double *g, double *hm, double *work);
 
 
 
@@ -100,7 +123,13 @@ void dt_p2p(dt_soa src, int s0, int ns, dt_soa tgt, int t0, int nt, double *g, d
  * function picks them from its tolerance with mdt_params */
 #include <magdyn/vec.h>
 void mdt_params(double tol, double *theta, int *p, int *ncrit);
-magdyn_status mdt_sum(int n, const magdyn_vec3 *pos, const magdyn_vec3 *moment, double theta,
-                      int p, int ncrit, magdyn_vec3 *field, magdyn_vec3 *force,
-                      magdyn_vec3 *torque, double *energy);
+/* where the time goes [s], and the counts of cell pairs, for bench/ */
+typedef struct {
+    double build, up, traverse, m2l, p2p, down;
+    double n_m2l, n_p2p, p2p_pairs;
+    int ncells, p;
+} mdt_stats;
+magdyn_status mdt_sum(int n, const magdyn_vec3 *pos, const magdyn_vec3 *moment, double tol,
+                      double theta, int p, int ncrit, magdyn_vec3 *field, magdyn_vec3 *force,
+                      magdyn_vec3 *torque, double *energy, mdt_stats *stats);
 #endif

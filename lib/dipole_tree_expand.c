@@ -1,8 +1,10 @@
 /*
  * dipole_tree_expand.c - Cartesian Taylor expansions of the dipole
- * potential (lib/dipole_tree.h gives the conventions): the derivative
- * tensor of 1/|R|, the translation operators as lists of multiply-adds
- * built once per call for the order p, and the particle ends (P2M, L2P).
+ * potential (lib/dipole_tree.h gives the conventions): the index tables
+ * and the translation operators between cells (M2M, L2L) as lists of
+ * multiply-adds, built once per call for the order p, and the harmonic
+ * fold and completion.  The M2L is in lib/dipole_tree_m2l.c, the
+ * particle ends (P2M, L2P) in lib/dipole_tree_leaf.c.
  *
  * Why operator lists: with total-degree truncation each operator is a
  * sum over pairs of multi-indices (n, k) with |n| + |k| <= p; listing the
@@ -48,13 +50,16 @@ static int sum_index(const dt_tables *t, int k, int m)
                     t->comp[k][2] + t->comp[m][2]);
 }
 
-/* the pairs (k, m) with |k| >= kmin, |m| >= mmin, |k| + |m| <= p;
- * count only when ops is NULL */
+/* the pairs (k, m) with |k| >= kmin, |m| >= mmin, |k| + |m| <= p and
+ * k_z <= 1; count only when ops is NULL.  k is the M2M's input and the
+ * L2L's output: the multipoles are folded (dt_fold) before they move up,
+ * and the local expansions are completed (dt_complete) where they are
+ * used, so both need the reduced k alone (a third to a fifth of the pairs) */
 static int list_pairs(const dt_tables *t, int kmin, int mmin, int kind, dt_op *ops)
 {
     int k, m, n = 0;
     for (k = 0; k < t->nterms; k++) {
-        if (t->deg[k] < kmin) continue;
+        if (t->deg[k] < kmin || t->comp[k][2] > 1) continue;
         for (m = 0; m < t->nterms && t->deg[k] + t->deg[m] <= t->p; m++) {
             if (t->deg[m] < mmin) continue;
             if (ops) {
@@ -78,9 +83,9 @@ static int fill_reduced(dt_tables *t, int count)
     int i, r, n, d, e = 0, f = 0;
     if (count) {
         int nm = 0;
-        for (n = 1; n < t->nterms; n++)
-            for (i = 1; i < t->nterms; i++)
-                nm += t->comp[n][2] <= 1 && t->comp[i][2] <= 1 && t->deg[n] + t->deg[i] <= t->p;
+        for (n = 1; n < t->nterms; n++)   /* the indices run by degree */
+            for (i = 1; i < t->nterms && t->deg[n] + t->deg[i] <= t->p; i++)
+                nm += t->comp[n][2] <= 1 && t->comp[i][2] <= 1;
         return nm;
     }
     for (i = 1, r = 0; i < t->nterms; i++)
@@ -164,30 +169,6 @@ void dt_powers(const dt_tables *t, const double e[3], int order, double *w)
     }
 }
 
-/*
- * T_k = D_k / k! obeys (Duan & Krasny 2001, for 1/|R| as a function of R)
- *   |k| R^2 T_k = -(2|k| - 1) sum_i R_i T_(k-e_i) - (|k| - 1) sum_i T_(k-2e_i).
- */
-void dt_derivs(const dt_tables *t, const double R[3], double *D, double *T)
-{
-    double r2 = R[0] * R[0] + R[1] * R[1] + R[2] * R[2], inv_r2 = 1.0 / r2;
-    int i, e;
-    T[0] = sqrt(inv_r2);
-    /* only k_z <= 2 is read (the reduced n + k); those need no others */
-    for (i = 1; i < t->nterms; i++) {
-        double d = t->deg[i], s1 = 0, s2 = 0;
-        if (t->comp[i][2] > 2) continue;
-        for (e = 0; e < 3; e++) {
-            int k1 = t->down[i][e];
-            if (k1 < 0) continue;
-            s1 += R[e] * T[k1];
-            if (t->down[k1][e] >= 0) s2 += T[t->down[k1][e]];
-        }
-        T[i] = -((2 * d - 1) * s1 + (d - 1) * s2) * inv_r2 / d;
-    }
-    for (i = 0; i < t->nterms; i++) D[i] = T[i] * t->fact[i];
-}
-
 /* D_k with k_z >= 2 is -D_(k - 2e_z + 2e_x) - D_(k - 2e_z + 2e_y), so a
  * multipole term on k moves onto those two, from the highest k_z down */
 void dt_fold(const dt_tables *t, double *Q, double *Qr)
@@ -208,19 +189,6 @@ void dt_complete(const dt_tables *t, double *L)
     for (f = t->nfold - 1; f >= 0; f--) L[t->fold[f][0]] = -L[t->fold[f][1]] - L[t->fold[f][2]];
 }
 
-void dt_p2m(const dt_tables *t, const double d[3], const double m[3], double *Q, double *w)
-{
-    double nd[3] = {-d[0], -d[1], -d[2]};
-    int i, n = dt_nterms(t->p - 1);
-    dt_powers(t, nd, t->p - 1, w);
-    /* Q_(k+e_i) -= m_i (-d)^k / k! */
-    for (i = 0; i < n; i++) {
-        Q[t->up[i][0]] -= m[0] * w[i];
-        Q[t->up[i][1]] -= m[1] * w[i];
-        Q[t->up[i][2]] -= m[2] * w[i];
-    }
-}
-
 void dt_m2m(const dt_tables *t, const double s[3], const double *Qc, double *Qp, double *w)
 {
     double ns[3] = {-s[0], -s[1], -s[2]};
@@ -230,60 +198,10 @@ void dt_m2m(const dt_tables *t, const double s[3], const double *Qc, double *Qp,
     for (i = 0; i < t->n_m2m; i++) Qp[op[i].o] += Qc[op[i].a] * w[op[i].b];
 }
 
-/*
- * Both directions share the gathered D_(n+k): with D_k(-R) = (-1)^|k| D_k(R),
- * L_B,n = (-1)^|n| sum_k ((-1)^|k| Q_A,k) D_(n+k)(R).  Four partial sums
- * a direction hide the latency of the multiply-adds.
- */
-void dt_m2l_mutual(const dt_tables *t, const double R[3], const double *QrA, const double *QrB,
-                   double *LA, double *LB, double *D, double *scratch)
-{
-    double *QAs = scratch;
-    int n, k;
-    dt_derivs(t, R, D, scratch);
-    for (k = 0; k < t->nred; k++) QAs[k] = (t->deg[t->red[k]] & 1) ? -QrA[k] : QrA[k];
-    for (n = 0; n < t->nred && t->deg[t->red[n]] < t->p; n++) {
-        const int *ix = t->m2l_idx + t->m2l_start[n];
-        int kn = t->red_end[t->p - t->deg[t->red[n]]], o = t->red[n];
-        double a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
-        for (k = 0; k + 3 < kn; k += 4) {
-            double d0 = D[ix[k]], d1 = D[ix[k + 1]], d2 = D[ix[k + 2]], d3 = D[ix[k + 3]];
-            a0 += QrB[k] * d0; a1 += QrB[k + 1] * d1; a2 += QrB[k + 2] * d2; a3 += QrB[k + 3] * d3;
-            b0 += QAs[k] * d0; b1 += QAs[k + 1] * d1; b2 += QAs[k + 2] * d2; b3 += QAs[k + 3] * d3;
-        }
-        for (; k < kn; k++) {
-            a0 += QrB[k] * D[ix[k]];
-            b0 += QAs[k] * D[ix[k]];
-        }
-        LA[o] += (a0 + a1) + (a2 + a3);
-        LB[o] += (t->deg[o] & 1) ? -((b0 + b1) + (b2 + b3)) : (b0 + b1) + (b2 + b3);
-    }
-}
-
 void dt_l2l(const dt_tables *t, const double e[3], const double *Lp, double *Lc, double *w)
 {
     const dt_op *op = t->l2l;
     int i;
     dt_powers(t, e, t->p, w);
     for (i = 0; i < t->n_l2l; i++) Lc[op[i].o] += Lp[op[i].a] * w[op[i].b];
-}
-
-void dt_l2p(const dt_tables *t, const double e[3], const double *L, const double m[3],
-            double g[3], double hm[3], double *w)
-{
-    double h[3][3] = {{0}};
-    int i, a, b, n1 = dt_nterms(t->p - 1), n2 = dt_nterms(t->p - 2);
-    dt_powers(t, e, t->p - 1, w);
-    for (i = 0; i < n1; i++)
-        for (a = 0; a < 3; a++) g[a] += L[t->up[i][a]] * w[i];
-    for (i = 0; i < n2; i++)
-        for (a = 0; a < 3; a++) {
-            int ia = t->up[i][a];
-            for (b = a; b < 3; b++) h[a][b] += L[t->up[ia][b]] * w[i];
-        }
-    for (a = 0; a < 3; a++) {
-        double s = 0;
-        for (b = 0; b < 3; b++) s += (a <= b ? h[a][b] : h[b][a]) * m[b];
-        hm[a] += s;
-    }
 }

@@ -26,9 +26,9 @@
 
 /* From this many non-passive dipoles on, their pairs go through the fast
  * multipole method at TREE_TOL (the world's default model_tol), where it
- * is faster than the direct sum: bench/dipole_tree puts the crossover at
- * about 2e4 dipoles for uniform random sets. */
-#define TREE_MIN_DIPOLES 20000
+ * is faster than the direct sum: bench/dipole_tree random 30000 1e-5 puts
+ * the crossover at 8e3 to 1.2e4 dipoles for uniform random sets. */
+#define TREE_MIN_DIPOLES 10000
 #define TREE_TOL 1e-5
 
 /* ---- validation ------------------------------------------------------------ */

@@ -33,27 +33,29 @@ extern "C" {
  *   |energy - U|     <= tol sum_(i<j) |U_ij|,
  * so |sum_i force[i]| <= tol sum_i sum_j |F_ij| for an isolated set (the
  * exact forces sum to zero).  The bound is set by the worst dipole: one
- * that sees a dense far cluster whose terms add coherently (a halo round
- * a cluster); in uniform sets and chains most dipoles are 10 to 1000
- * times better, and the root-mean-square error of all forces relative to
- * their root-mean-square is typically 1e-4 to 1e-6 of tol.  Where the
- * pair forces on a dipole nearly cancel, its relative error can exceed
- * tol.  The bound rests on measurements, not on a proof: the truncation
- * error falls like theta^(p + 1) times a polynomial in p, and the
- * parameters keep the worst dipole found (in halos round clusters of
- * several sizes) 4 or more times below tol; the tests check the bound on
+ * near a dense cluster inside a sparse halo; in uniform sets and chains
+ * the worst dipole is 20 to 150 times below tol and most do far better.
+ * Where the pair forces on a dipole nearly cancel, its relative error can
+ * exceed tol.  The bound rests on measurements, not on a proof: the
+ * truncation error falls like theta^(p + 1) times a polynomial in p, and
+ * the parameters keep the worst dipole found (in halos round clusters of
+ * several sizes) 7 or more times below tol; the tests check the bound on
  * random sets, chains of touching magnets and a cluster with a halo.
  *
  * Method: an octree (at most 128 dipoles a leaf), Cartesian Taylor
- * expansions of the dipoles' potential to an order p of 10 to 16, a
- * dual-tree traversal that uses the expansions of two cells when
+ * expansions of the dipoles' potential to an order p of 10 to 18, and a
+ * dual-tree traversal that uses the expansions of two cells A and B when
  * (r_A + r_B) < theta |z_A - z_B| (r the radius of a cell's dipoles about
- * its centre z, theta 0.25 to 0.4) and sums directly otherwise; p and theta
- * follow from tol.  O(n log n) to build the tree, O(n) for the sums.
+ * its centre z, theta 0.3 to 0.4), or when (r_A + r_B) < 0.6 |z_A - z_B|
+ * and an estimate of the pair's error (a bound of its terms times the
+ * truncation's share) is within tol/32 of the sum of the pair-force
+ * magnitudes inside each target's leaf; it sums directly otherwise.  p
+ * and theta follow from tol; each far pair takes the lowest order that
+ * its distance allows.  O(n log n) to build the tree, O(n) for the sums.
  *
  * tol in [MAGDYN_TREE_MIN_TOL, MAGDYN_TREE_MAX_TOL].  The output arrays
- * must not overlap the inputs.  Reentrant; allocates O(n) memory (a few
- * hundred bytes a dipole).  Returns MAGDYN_OK; MAGDYN_EINVAL for
+ * must not overlap the inputs.  Reentrant; allocates O(n) memory (up to
+ * about a kilobyte a dipole at the smallest tol).  Returns MAGDYN_OK; MAGDYN_EINVAL for
  * n < 0, pos or moment NULL with n > 0, or tol out of range;
  * MAGDYN_ENONFINITE for NaN/Inf input (tol included); MAGDYN_EOVERLAP when
  * two dipoles sit at the same position; MAGDYN_ENOMEM.  On failure the
