@@ -39,7 +39,7 @@
  * quarters of them in a cluster 1e-2, 1e-3 and 3e-4 times the halo's
  * width: the worst cases found; random sets and chains of touching
  * magnets do 100 to 10000 times better) 4 or more times below tol with
- * the opening angle alone, and 7 or more times below with the pairs that
+ * the opening angle alone, and 6 or more times below (6.5 at tol 1e-3) with the pairs that
  * the adaptive order opens too (lib/dipole_tree_walk.c); of the settings
  * that do, the table has the cheapest at n = 1e5, leaves of 128.
  */

@@ -107,7 +107,7 @@ static int pair_order(const tree *T, double rho)
  * THETA_MAX; round a dense cluster, where S_A (from a sparse leaf)
  * is small, the opening angle of the table decides.  ACC_C and ACC_PAIRS
  * are measured: their product 3.2 keeps the worst dipole of the sets of
- * mdt_params 7 or more times below tol (half of it, 2 to 4 times).
+ * mdt_params 6 or more times below tol (half of it, 2 to 4 times).
  */
 static int pair_order_adaptive(const tree *T, const cell *a, const cell *b, double rho,
                                double d2)

@@ -39,7 +39,7 @@ extern "C" {
  * exceed tol.  The bound rests on measurements, not on a proof: the
  * truncation error falls like theta^(p + 1) times a polynomial in p, and
  * the parameters keep the worst dipole found (in halos round clusters of
- * several sizes) 7 or more times below tol; the tests check the bound on
+ * several sizes) 6 or more times below tol; the tests check the bound on
  * random sets, chains of touching magnets and a cluster with a halo.
  *
  * Method: an octree (at most 128 dipoles a leaf), Cartesian Taylor
