@@ -40,6 +40,7 @@
 
 #define E_REGIONS 32768          /* region budget */
 #define E_FLOOR 1e-12            /* rounding floor, relative to sum |region| */
+#define E_ABS 1e-9               /* absolute floor, relative to rel_tol x the energy scale */
 #define E_SAFE 10.0              /* see the note above */
 #define FAR_RATIO 4.0
 #define FAR_MIN_TOL 1e-10
@@ -105,21 +106,43 @@ static void integrand(const void *ctx, int f, double s, double t, double *out)
     out[0] = pb->jd[f] * h1 * h2 * phi;
 }
 
+/* The tolerance of the face integrals: rel_tol of their sum, a rounding
+ * floor, and an absolute floor of E_ABS rel_tol of the pair's energy scale
+ * (floor, in the integrals' units), without which a pair whose energy
+ * vanishes by symmetry (perpendicular polarizations side by side; found
+ * by fuzz_pile) refines to the region budget and fails. */
+typedef struct {
+    double rel_tol, floor;
+} tolerance;
+
 static int check_totals(void *ctx, const double *sum, const double err[2], const double mass[2],
                         double tol[2])
 {
-    double rel_tol = *(const double *)ctx;
-    tol[0] = rel_tol * fabs(sum[0]) + E_FLOOR * mass[0];
+    const tolerance *tl = ctx;
+    tol[0] = tl->rel_tol * fabs(sum[0]) + E_FLOOR * mass[0] + tl->floor;
     tol[1] = 1.0;
     return err[0] <= tol[0] ? MDC_CUB_DONE : MDC_CUB_SPLIT;
 }
 
+/* The energy scale [J] of the pair: |J_s| |J_d| / mu0 L_d^3, falling as
+ * ((L_s + L_d) / distance)^3 beyond touching distance, as the dipole
+ * energy does (L the half diagonals). */
+static double energy_scale(const problem *pb, const magdyn_cuboid *src, const magdyn_cuboid *dst)
+{
+    double ls = magdyn_vec3_norm(pb->half_s), ld = magdyn_vec3_norm(pb->half_d);
+    double dist = magdyn_vec3_norm(pb->t), e;
+    e = magdyn_vec3_norm(src->polarization) * magdyn_vec3_norm(dst->polarization) / MAGDYN_MU0 * ld * ld * ld;
+    if (dist > ls + ld) e *= pow((ls + ld) / dist, 3);
+    return e;
+}
+
 /* Globally adaptive cubature over dst's charged faces: sum_f int_f
  * integrand dA [T^2 m^3], or MAGDYN_ENOCONV / MAGDYN_ENOMEM. */
-static magdyn_status faces_adaptive(const problem *pb, double rel_tol, double *out)
+static magdyn_status faces_adaptive(const problem *pb, double rel_tol, double scale, double *out)
 {
     mdc_cub_start start[6];
     mdc_cub_problem cp;
+    tolerance tl;
     int n = 0, f;
     for (f = 0; f < 6; f++) {
         if (pb->jd[f] == 0.0) continue;
@@ -135,7 +158,9 @@ static magdyn_status faces_adaptive(const problem *pb, double rel_tol, double *o
     cp.safety = E_SAFE;
     cp.max_regions = E_REGIONS;
     cp.check = check_totals;
-    cp.check_ctx = &rel_tol;
+    tl.rel_tol = rel_tol;
+    tl.floor = E_ABS * rel_tol * scale * 4.0 * MAGDYN_PI * MAGDYN_MU0;   /* E = sum / (4 pi mu0) */
+    cp.check_ctx = &tl;
     return mdc_cubature(&cp, start, n, out);
 }
 
@@ -193,7 +218,7 @@ magdyn_status mdc_cuboid_energy(const magdyn_cuboid *src, const magdyn_cuboid *d
         /* -int M.B dV = -(1/mu0) int J.B dV */
         e = -volume_gauss(&pb, src, magdyn_mat3_mulv(pb.rel, dst->polarization)) / MAGDYN_MU0;
     } else {
-        if ((s = faces_adaptive(&pb, rel_tol, &tot)) != MAGDYN_OK) return s;
+        if ((s = faces_adaptive(&pb, rel_tol, energy_scale(&pb, src, dst), &tot)) != MAGDYN_OK) return s;
         e = tot / (4.0 * MAGDYN_PI * MAGDYN_MU0);
     }
     if (!isfinite(e)) return MAGDYN_ENOCONV;
