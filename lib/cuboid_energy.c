@@ -37,6 +37,7 @@
 #include <math.h>
 #include "cuboid_cubature.h"
 #include "cuboid_energy.h"
+#include "cuboid_pose.h"
 
 #define E_REGIONS 32768          /* region budget */
 #define E_FLOOR 1e-12            /* rounding floor, relative to sum |region| */
@@ -124,18 +125,6 @@ static int check_totals(void *ctx, const double *sum, const double err[2], const
     return err[0] <= tol[0] ? MDC_CUB_DONE : MDC_CUB_SPLIT;
 }
 
-/* The energy scale [J] of the pair: |J_s| |J_d| / mu0 L_d^3, falling as
- * ((L_s + L_d) / distance)^3 beyond touching distance, as the dipole
- * energy does (L the half diagonals). */
-static double energy_scale(const problem *pb, const magdyn_cuboid *src, const magdyn_cuboid *dst)
-{
-    double ls = magdyn_vec3_norm(pb->half_s), ld = magdyn_vec3_norm(pb->half_d);
-    double dist = magdyn_vec3_norm(pb->t), e;
-    e = magdyn_vec3_norm(src->polarization) * magdyn_vec3_norm(dst->polarization) / MAGDYN_MU0 * ld * ld * ld;
-    if (dist > ls + ld) e *= pow((ls + ld) / dist, 3);
-    return e;
-}
-
 /* Globally adaptive cubature over dst's charged faces: sum_f int_f
  * integrand dA [T^2 m^3], or MAGDYN_ENOCONV / MAGDYN_ENOMEM. */
 static magdyn_status faces_adaptive(const problem *pb, double rel_tol, double scale, double *out)
@@ -218,7 +207,10 @@ magdyn_status mdc_cuboid_energy(const magdyn_cuboid *src, const magdyn_cuboid *d
         /* -int M.B dV = -(1/mu0) int J.B dV */
         e = -volume_gauss(&pb, src, magdyn_mat3_mulv(pb.rel, dst->polarization)) / MAGDYN_MU0;
     } else {
-        if ((s = faces_adaptive(&pb, rel_tol, energy_scale(&pb, src, dst), &tot)) != MAGDYN_OK) return s;
+        /* the energy scale falls as ((L_s + L_d) / distance)^3, as the
+         * dipole energy does */
+        double scale = mdc_pair_scale(src, dst, magdyn_vec3_norm(pb.t), 3, 3);
+        if ((s = faces_adaptive(&pb, rel_tol, scale, &tot)) != MAGDYN_OK) return s;
         e = tot / (4.0 * MAGDYN_PI * MAGDYN_MU0);
     }
     if (!isfinite(e)) return MAGDYN_ENOCONV;

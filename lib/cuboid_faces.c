@@ -139,6 +139,27 @@ static int edge_cuts(double A, double B, const double p0[2], const double d[2], 
     return nc;
 }
 
+/* The set-up of one edge p0 + l d (l in [0, 1], length len > 0) of Q for
+ * the boundary integrals: its outward unit normal nu, the lever weight
+ * (n x a).nu = -(y - c_y) nu_x + (x - c_x) nu_y = c0 + c1 l (linear in l),
+ * and its pieces between kinks pushed on stack, the first on top; returns
+ * the number pushed. */
+static int edge_frame(double A, double B, const double p0[2], const double d[2], double len,
+                      const double c[2], double nu[2], double *c0, double *c1, double stack[][2])
+{
+    double cuts[6];
+    int nc, i, top = 0;
+    nu[0] = d[1] / len; nu[1] = -d[0] / len;
+    *c0 = -(p0[1] - c[1]) * nu[0] + (p0[0] - c[0]) * nu[1];
+    *c1 = -d[1] * nu[0] + d[0] * nu[1];
+    nc = edge_cuts(A, B, p0, d, cuts);
+    for (i = nc - 2; i >= 0; i--) {
+        if (cuts[i + 1] - cuts[i] <= 0.0) continue;
+        stack[top][0] = cuts[i]; stack[top][1] = cuts[i + 1]; top++;
+    }
+    return top;
+}
+
 /*
  * Line integrals over the boundary of the convex quadrilateral q[4] (CCW in
  * P's plane coordinates): lin[0..1] = oint Phi nu ds (in-plane vector) and
@@ -156,21 +177,11 @@ void cf_boundary(double A, double B, const double q[4][2], const double c[2], do
     for (e = 0; e < 4; e++) {
         const double *p0 = q[e], *p1 = q[(e + 1) & 3];
         double d[2] = {p1[0] - p0[0], p1[1] - p0[1]}, len = hypot(d[0], d[1]);
-        double nu[2], cuts[6], stack[CF_MAX_PIECES][2], acc[2] = {0, 0}, ae[2] = {0, 0};
-        double c0, c1, etol0, etol1;
-        int nc, i, top = 0, used = 0;
+        double nu[2], stack[CF_MAX_PIECES][2], acc[2] = {0, 0}, ae[2] = {0, 0};
+        double c0, c1, etol0 = tol0 / 4.0, etol1 = tol1 / 4.0;   /* per edge */
+        int top, used = 0;
         if (len == 0.0) continue;
-        nu[0] = d[1] / len; nu[1] = -d[0] / len;
-        /* weight (n x a).nu = -(y - c_y) nu_x + (x - c_x) nu_y, linear in l */
-        c0 = -(p0[1] - c[1]) * nu[0] + (p0[0] - c[0]) * nu[1];
-        c1 = -d[1] * nu[0] + d[0] * nu[1];
-        nc = edge_cuts(A, B, p0, d, cuts);
-        etol0 = tol0 / 4.0;            /* per edge */
-        etol1 = tol1 / 4.0;
-        for (i = nc - 2; i >= 0; i--) {
-            if (cuts[i + 1] - cuts[i] <= 0.0) continue;
-            stack[top][0] = cuts[i]; stack[top][1] = cuts[i + 1]; top++;
-        }
+        top = edge_frame(A, B, p0, d, len, c, nu, &c0, &c1, stack);
         while (top > 0) {
             double o[2] = {0, 0}, er[2] = {0, 0}, l0, l1, frac;
             top--;
@@ -337,20 +348,11 @@ void cf_boundary_gap(double A, double B, double Z, const double q[4][2], const d
     for (e = 0; e < 4; e++) {
         const double *p0 = q[e], *p1 = q[(e + 1) & 3];
         double d[2] = {p1[0] - p0[0], p1[1] - p0[1]}, len = hypot(d[0], d[1]);
-        double nu[2], cuts[6], stack[CF_MAX_PIECES][2], acc[5] = {0, 0, 0, 0, 0}, ae[5] = {0, 0, 0, 0, 0};
-        double c0, c1, etol0, etol1;
-        int nc, i, top = 0, used = 0;
+        double nu[2], stack[CF_MAX_PIECES][2], acc[5] = {0, 0, 0, 0, 0}, ae[5] = {0, 0, 0, 0, 0};
+        double c0, c1, etol0 = tol0 / 4.0, etol1 = tol1 / 4.0;   /* per edge */
+        int top, used = 0;
         if (len == 0.0) continue;
-        nu[0] = d[1] / len; nu[1] = -d[0] / len;
-        c0 = -(p0[1] - c[1]) * nu[0] + (p0[0] - c[0]) * nu[1];
-        c1 = -d[1] * nu[0] + d[0] * nu[1];
-        nc = edge_cuts(A, B, p0, d, cuts);
-        etol0 = tol0 / 4.0;
-        etol1 = tol1 / 4.0;
-        for (i = nc - 2; i >= 0; i--) {
-            if (cuts[i + 1] - cuts[i] <= 0.0) continue;
-            stack[top][0] = cuts[i]; stack[top][1] = cuts[i + 1]; top++;
-        }
+        top = edge_frame(A, B, p0, d, len, c, nu, &c0, &c1, stack);
         while (top > 0) {
             double o[5] = {0, 0, 0, 0, 0}, df[5] = {0, 0, 0, 0, 0}, l0, l1, frac, e0, e1;
             top--;

@@ -99,3 +99,14 @@ int mdc_pose_closed_form(const magdyn_cuboid *src, const magdyn_cuboid *dst, mag
     if (torque) *torque = magdyn_quat_rotate(src->orientation, tq);
     return 1;
 }
+
+double mdc_pair_scale(const magdyn_cuboid *src, const magdyn_cuboid *dst, double dist, int size_power,
+                      int fall_power)
+{
+    double ls = magdyn_vec3_norm(src->half), ld = magdyn_vec3_norm(dst->half);
+    double e = magdyn_vec3_norm(src->polarization) * magdyn_vec3_norm(dst->polarization) / MAGDYN_MU0;
+    int k;
+    for (k = 0; k < size_power; k++) e *= ld;
+    if (dist > ls + ld) e *= pow((ls + ld) / dist, fall_power);
+    return e;
+}
