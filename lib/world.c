@@ -26,6 +26,16 @@ magdyn_magnet magdyn_magnet_default(void)
     return m;
 }
 
+/* With the extended model the integrator's relative tolerance is at least
+ * this fraction of model_tol: the forces carry the cubature's error, jumps
+ * of up to model_tol where its regions change, and an embedded error
+ * estimate asked for less resolves those jumps rather than the motion.
+ * Measured on a pile of eight 10 mm cubes (2 ms at model_tol 1e-5): 594
+ * steps at rtol 3e-11, 69 at a ratio of 1e-3, 46 at 1e-2, 35 at 1e-1. */
+#ifndef MODEL_RTOL_RATIO
+#define MODEL_RTOL_RATIO 1e-2
+#endif
+
 magdyn_world_params magdyn_world_params_default(void)
 {
     magdyn_world_params p;
@@ -103,7 +113,7 @@ magdyn_status magdyn_world_create(const magdyn_world_params *params, magdyn_worl
     w->p = p;
     w->lmin = INFINITY;
     w->last_impact = -1.0;
-    op.rtol = p.rtol;
+    op.rtol = p.model == MAGDYN_MODEL_CUBOID ? fmax(p.rtol, MODEL_RTOL_RATIO * p.model_tol) : p.rtol;
     op.atol = p.atol;
     op.max_step = p.max_step;
     if ((s = magdyn_ode_create(0, &op, &w->ode)) != MAGDYN_OK) {
