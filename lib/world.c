@@ -282,6 +282,38 @@ double magdyn_world_time(const magdyn_world *w)
     return w ? w->t : NAN;
 }
 
+magdyn_status magdyn_world_set_fields(magdyn_world *w, magdyn_vec3 gravity, magdyn_vec3 field)
+{
+    magdyn_world_params old;
+    magdyn_vec3 dg, db;
+    magdyn_status s;
+    double work = 0.0;
+    int i;
+    if (!w) return MAGDYN_EINVAL;
+    if (!magdyn_vec3_isfinite(gravity) || !magdyn_vec3_isfinite(field)) return MAGDYN_ENONFINITE;
+    if (w->busy) return MAGDYN_ESTATE;
+    old = w->p;
+    w->p.gravity = gravity;
+    w->p.field = field;
+    for (i = 0; i < w->n; i++)
+        if ((s = magdyn_wi_magnet_valid(w, &w->b[i], w->mom[i])) != MAGDYN_OK) {
+            w->p = old;
+            return s;
+        }
+    dg = magdyn_vec3_sub(gravity, old.gravity);
+    db = magdyn_vec3_sub(field, old.field);
+    for (i = 0; i < w->n; i++) {
+        magdyn_vec3 mi = magdyn_quat_rotate(w->b[i].orientation, w->mom[i]);
+        work -= magdyn_vec3_dot(mi, db) + w->b[i].mass * magdyn_vec3_dot(dg, w->b[i].position);
+    }
+    w->st.energy_external += work;
+    /* every force changes: the integrator's stored derivative with them */
+    magdyn_wi_wake_all(w);
+    w->ode_valid = 0;
+    w->touch_valid = 0;
+    return MAGDYN_OK;
+}
+
 magdyn_status magdyn_world_get_stats(const magdyn_world *w, magdyn_world_stats *out)
 {
     if (!w || !out) return MAGDYN_EINVAL;

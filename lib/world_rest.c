@@ -89,6 +89,8 @@ void magdyn_wi_wake_all(magdyn_world *w)
         if (w->role[i] != ROLE_FIXED) w->slow[i] = 0.0;
     }
     w->refs_stale = 1;
+    w->st.asleep = false;
+    w->st.sleeping = 0;
 }
 
 /* 1 when the pair is within contact_margin and not flying apart: some

@@ -567,7 +567,7 @@ END_TEST
 
 /* Everything a world tells about itself, as doubles (struct padding
  * would make a memcmp of the structs meaningless). */
-enum { MAGNET_DOUBLES = 21, VIEW_DOUBLES = 2 + 4 * MAGNET_DOUBLES + 8 };
+enum { MAGNET_DOUBLES = 21, VIEW_DOUBLES = 2 + 4 * MAGNET_DOUBLES + 10 };
 typedef struct { double d[VIEW_DOUBLES]; } world_view;
 
 static void view_world(const magdyn_world *w, world_view *v)
@@ -596,6 +596,8 @@ static void view_world(const magdyn_world *w, world_view *v)
     v->d[k++] = st.energy_restitution;
     v->d[k++] = st.energy_friction;
     v->d[k++] = (double)st.projections;
+    v->d[k++] = st.energy_external;
+    v->d[k++] = magdyn_world_energy(w);
 }
 
 static int same_world(const magdyn_world *w, const world_view *before)
@@ -663,6 +665,31 @@ static int p_world_add_dipole(const double *in, unsigned char *out)
 static int p_world_add_cuboid(const double *in, unsigned char *out)
 { (void)out; return world_add_probe(in, MAGDYN_MODEL_CUBOID); }
 
+/* The fields changed on a world of two magnets: refused with the world as
+ * it was, or accepted with a world that advances to a finite energy. */
+static int world_fields_probe(const double *in, magdyn_magnet_model model)
+{
+    magdyn_world *w = two_magnets(model);
+    world_view before;
+    int s;
+    view_world(w, &before);
+    s = magdyn_world_set_fields(w, magdyn_v3(in[0], in[1], in[2]), magdyn_v3(in[3], in[4], in[5]));
+    if (s < 0 && !same_world(w, &before)) s = PROBE_CHANGED;
+    else if (s >= 0) {
+        magdyn_status a = magdyn_world_advance(w, 2e-3);
+        s = (a == MAGDYN_OK || a == MAGDYN_ENOCONV) && isfinite(magdyn_world_energy(w))
+                ? MAGDYN_OK : PROBE_NONFINITE;
+    }
+    magdyn_world_free(w);
+    return s;
+}
+static int p_world_fields_dipole(const double *in, unsigned char *out)
+{ (void)out; return world_fields_probe(in, MAGDYN_MODEL_DIPOLE); }
+static int p_world_fields_cuboid(const double *in, unsigned char *out)
+{ (void)out; return world_fields_probe(in, MAGDYN_MODEL_CUBOID); }
+
+static const double FIELDS[6] = {0.0, 0.0, -9.81, 0.01, 0.0, 0.002};
+
 START_TEST(world_walk)
 {
     magdyn_world *w;
@@ -674,6 +701,8 @@ START_TEST(world_walk)
      * 5 cm above the pair (or where the bad value puts it) */
     walk("magdyn_world_add (dipole)", p_world_add_dipole, MAGNET, 20, 0, 0);
     walk("magdyn_world_add (cuboid)", p_world_add_cuboid, MAGNET, 20, 0, 0);
+    walk("magdyn_world_set_fields (dipole)", p_world_fields_dipole, FIELDS, 6, 0, 0);
+    walk("magdyn_world_set_fields (cuboid)", p_world_fields_cuboid, FIELDS, 6, 0, 0);
     ck_assert_msg(walk_fails == 0, "%d bad cases (listed on stderr)", walk_fails);
 
     /* advance: bad times, times going backwards; huge ones on an empty world */
@@ -707,6 +736,7 @@ START_TEST(world_walk)
     ck_assert_int_eq(magdyn_world_add(NULL, &m), MAGDYN_EINVAL);
     ck_assert_int_eq(magdyn_world_advance(NULL, 1.0), MAGDYN_EINVAL);
     ck_assert_int_eq(magdyn_world_get_stats(w, NULL), MAGDYN_EINVAL);
+    ck_assert_int_eq(magdyn_world_set_fields(NULL, m.position, m.position), MAGDYN_EINVAL);
     ck_assert_int_eq(magdyn_world_momentum(w, NULL, &m.position), MAGDYN_EINVAL);
     ck_assert_int_eq(magdyn_world_momentum(w, &m.position, NULL), MAGDYN_EINVAL);
     ck_assert(isnan(magdyn_world_time(NULL)) && isnan(magdyn_world_energy(NULL))

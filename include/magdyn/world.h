@@ -197,11 +197,28 @@ typedef struct {
     long long projections;      /* contact points sunk beyond contact_tol pushed out by a step */
     int islands;                /* awake islands of touching magnets now */
     int sleeping;               /* magnets now asleep */
-    magdyn_reserved reserved[8];  /* written as zero (magdyn(7), ABI POLICY) */
+    double energy_external;     /* [J] work done on the magnets by changes of gravity and
+                                   field (magdyn_world_set_fields) */
+    magdyn_reserved reserved[7];  /* written as zero (magdyn(7), ABI POLICY) */
 } magdyn_world_stats;
 
 /* Fill *out.  MAGDYN_EINVAL for NULL. */
 MAGDYN_API magdyn_status magdyn_world_get_stats(const magdyn_world *w, magdyn_world_stats *out);
+
+/*
+ * Changes the uniform gravity [m/s^2] and external field B0 [T] (both
+ * inertial) from the world's present time on, as if params had held them;
+ * every sleeping magnet wakes.  The potential energy (magdyn_world_energy)
+ * changes by -sum (m_i . dB0 + mass_i dg . x_i), the work of whatever
+ * changed them, which stats.energy_external adds up.  A uniform
+ * acceleration a of the frame (a shaken box) is gravity - a.
+ * MAGDYN_EINVAL for NULL, MAGDYN_ENONFINITE for NaN or infinite components,
+ * MAGDYN_ESTATE from the collision callback, and a magnet's status
+ * (as magdyn_world_add) when its forces would leave the range the world
+ * steps; the world is then unchanged.
+ */
+MAGDYN_API magdyn_status magdyn_world_set_fields(magdyn_world *w, magdyn_vec3 gravity,
+                                                 magdyn_vec3 field);
 
 /* Total linear momentum [kg m/s] and angular momentum about the origin
  * [kg m^2/s] (orbital plus spin) of the free magnets.  MAGDYN_EINVAL for NULL. */
