@@ -43,7 +43,8 @@ typedef struct {
     double max_step;          /* [s] longest integrator step, > 0 */
     magdyn_magnet_model model;
     double model_tol;         /* relative accuracy of extended-cuboid forces; with that
-                                 model the integrator's rtol is at least model_tol / 100 */
+                                 model the integrator's rtol and atol are each at least
+                                 model_tol / 100 */
     magdyn_vec3 gravity;      /* [m/s^2], inertial */
     magdyn_vec3 field;        /* uniform external field B0 [T], inertial */
     double contact_tol;       /* length tolerance of contact times and resting gaps [m] */
