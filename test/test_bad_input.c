@@ -641,18 +641,14 @@ static magdyn_world *two_magnets(magdyn_magnet_model model)
     return w;
 }
 
-static int world_add_probe(const double *in, magdyn_magnet_model model)
+/* The verdict on a call that returned s on w (freed here): refused with
+ * the world as it was before, or accepted with a world that then advances
+ * (ENOCONV: a step too short for double precision, the world valid) to a
+ * finite energy. */
+static int world_verdict(magdyn_world *w, const world_view *before, int s)
 {
-    magdyn_world *w = two_magnets(model);
-    magdyn_magnet m = magnet_at(in);
-    world_view before;
-    int s;
-    view_world(w, &before);
-    s = magdyn_world_add(w, &m);
-    if (s < 0 && !same_world(w, &before)) s = PROBE_CHANGED;
+    if (s < 0 && !same_world(w, before)) s = PROBE_CHANGED;
     else if (s >= 0) {
-        /* accepted: it must also advance (ENOCONV: a step too short for
-         * double precision, the world valid), with a finite energy */
         magdyn_status a = magdyn_world_advance(w, 2e-3);
         s = (a == MAGDYN_OK || a == MAGDYN_ENOCONV) && isfinite(magdyn_world_energy(w))
                 ? MAGDYN_OK : PROBE_NONFINITE;
@@ -660,28 +656,28 @@ static int world_add_probe(const double *in, magdyn_magnet_model model)
     magdyn_world_free(w);
     return s;
 }
+
+static int world_add_probe(const double *in, magdyn_magnet_model model)
+{
+    magdyn_world *w = two_magnets(model);
+    magdyn_magnet m = magnet_at(in);
+    world_view before;
+    view_world(w, &before);
+    return world_verdict(w, &before, magdyn_world_add(w, &m));
+}
 static int p_world_add_dipole(const double *in, unsigned char *out)
 { (void)out; return world_add_probe(in, MAGDYN_MODEL_DIPOLE); }
 static int p_world_add_cuboid(const double *in, unsigned char *out)
 { (void)out; return world_add_probe(in, MAGDYN_MODEL_CUBOID); }
 
-/* The fields changed on a world of two magnets: refused with the world as
- * it was, or accepted with a world that advances to a finite energy. */
+/* The fields changed on a world of two magnets. */
 static int world_fields_probe(const double *in, magdyn_magnet_model model)
 {
     magdyn_world *w = two_magnets(model);
     world_view before;
-    int s;
     view_world(w, &before);
-    s = magdyn_world_set_fields(w, magdyn_v3(in[0], in[1], in[2]), magdyn_v3(in[3], in[4], in[5]));
-    if (s < 0 && !same_world(w, &before)) s = PROBE_CHANGED;
-    else if (s >= 0) {
-        magdyn_status a = magdyn_world_advance(w, 2e-3);
-        s = (a == MAGDYN_OK || a == MAGDYN_ENOCONV) && isfinite(magdyn_world_energy(w))
-                ? MAGDYN_OK : PROBE_NONFINITE;
-    }
-    magdyn_world_free(w);
-    return s;
+    return world_verdict(w, &before, magdyn_world_set_fields(w, magdyn_v3(in[0], in[1], in[2]),
+                                                             magdyn_v3(in[3], in[4], in[5])));
 }
 static int p_world_fields_dipole(const double *in, unsigned char *out)
 { (void)out; return world_fields_probe(in, MAGDYN_MODEL_DIPOLE); }
