@@ -82,9 +82,9 @@ static GAS_HOT_INLINE void hint_ahead(const magdyn_gas *g, const gas_cent *ce)
 }
 
 /* An entry due within a few events: start loading the particle and its
- * event, so those misses overlap, and with cal_hints their links and the
- * first particles of the cells the event will scan (their heads were
- * prefetched buckets ago, hint_ahead).  One clamp a row, not one a cell:
+ * event, so those misses overlap, and with cal_hints their links, the
+ * partner's version and the first particles of the cells the event will
+ * scan (their heads were prefetched buckets ago, hint_ahead).  One clamp a row, not one a cell:
  * at N = 1e5 the loop with a clamp a cell took ~400 instructions a
  * collision.  The hints are forced inline: left to gcc 12's inliner (the
  * binary then held fewer prefetches), N = 1e5 ran 1.5x slower. */
@@ -99,6 +99,10 @@ static GAS_HOT_INLINE void hint_due(const magdyn_gas *g, const gas_cent *ce)
     if (!g->cal_hints || g->ncx * g->ncy < 3) return;
     GAS_PREFETCH(&g->link[k]);
     GAS_PREFETCH(&g->link[j]);
+    /* the partner's version, which its rescheduling bumps (k's came with
+     * hint_ahead): at N = 1e6 that increment was the event loop's
+     * largest stall */
+    GAS_PREFETCH(&g->ver[j]);
     for (dy = -1; dy <= 1; dy++) {
         const int *h = &g->head[hint_row(g, ce->cell, dy)];
         int h0 = h[0], h1 = h[1], h2 = h[2];
