@@ -61,10 +61,10 @@ static void cal_flush(magdyn_gas *g)
 }
 
 /* The first of the three cells of row dy (-1, 0, 1) around cell c (a
- * prefetch hint: at the grid's ends a row wraps into the next, or into
- * the empty padding of the heads, harmlessly; gas_impl.h, HEAD_PAD).
- * Without a clamp: its compares and selects were ~170 instructions a
- * collision at N = 1e5. */
+ * prefetch hint: at the grid's ends a row runs into the neighbouring row,
+ * or into the empty padding of the heads, harmlessly; gas_impl.h,
+ * HEAD_PAD).  No clamp: its compares and selects cost ~170 instructions
+ * a collision at N = 1e5. */
 static GAS_HOT_INLINE int hint_row(const magdyn_gas *g, int c, int dy)
 {
     return c + dy * g->ncx - 1;

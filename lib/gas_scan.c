@@ -57,11 +57,12 @@ static inline double test_sqrt(double a)
  * Mispredicted branches were the largest cost of the scan: whether a pair
  * approaches, and then whether it can beat the best event, are each a coin
  * toss.  So every pair is carried through: the time is computed whether
- * or not the test passes (its square root and division are then off the
- * chain of the best time from one candidate to the next, which a branch
- * taken one time in seven had put behind them), and the best kept by
- * selects.  A pair counts where it passes the test and beats the best, as
- * before: the same partner and the same bits.
+ * or not the test passes, which keeps its square root and division off
+ * the chain of the best time from one candidate to the next (a branch on
+ * the test, taken about one time in seven, would put them on it), and the
+ * best is kept by selects.  A pair counts where it passes the test and
+ * beats the best: the partner and the time of the branching form, bit for
+ * bit.
  */
 static inline void scan_list_discs(disc_scan *s, int j, double x, double y, int mono)
 {
@@ -255,10 +256,10 @@ _Static_assert(offsetof(gas_particle, y0) == offsetof(gas_particle, x0) + sizeof
  * computed, a lane's square root, division and select those of the
  * scalar test (the same bits), and a lane that passes the pair test
  * (b < 0, cc <= b m2best, disc > 0) and beats its best is kept by blends.
- * The best times, bounds and partners stay in registers; the times are
+ * The best times, bounds and partners stay in registers, and the times
  * off the chain from one candidate's best to the next (a branch on the
- * test, taken for ~1 candidate in 4, put a square root and a division
- * on it: N = 1e3 ran 1.13x slower).
+ * test, taken for ~1 candidate in 4, would put a square root and a
+ * division on it: N = 1e3 runs 1.13x slower so).
  */
 static GAS_HOT_INLINE void joint_list(joint_scan *s, int c, int mono)
 {
