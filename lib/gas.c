@@ -73,7 +73,7 @@ void magdyn_gas_free(magdyn_gas *g)
     if (!g) return;
     free(g->p); free(g->ev); free(g->ver); free(g->rad); free(g->link); free(g->t_last);
     free(g->disc_k); free(g->rot_k); free(g->rot);
-    free(g->head); free(g->curve); free(g->rank_of);
+    free(g->head_mem); free(g->curve); free(g->rank_of);
     free(g->heap_mem); free(g->cal_pool); free(g->cal_bucket);
     free(g);
 }

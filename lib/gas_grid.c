@@ -44,19 +44,21 @@ magdyn_status gas_grid_build(magdyn_gas *g, double max_reach, int n_expected)
 {
     double cmin = gas_cell_min(max_reach), edge;
     long maxc = (long)CELLS_PER_PARTICLE * (n_expected > 16 ? n_expected : 16);
-    int ncx, ncy, k, *head;
+    int ncx, ncy, k, pad, *head;
     /* sqrt(area / maxc), without the area underflowing for a box of
      * 1e-307 m (then every cell was the smallest: 6.5e10 of them); so
      * at most ~maxc cells, or up to 1e6 (x 3) along a very long box */
     edge = sqrt(g->par.width) * sqrt(g->par.height / (double)maxc);
     ncx = cells_along(g->par.width, cmin, edge, g->par.periodic);
     ncy = cells_along(g->par.height, cmin, edge, g->par.periodic);
-    head = realloc(g->head, (size_t)ncx * (size_t)ncy * sizeof *head);
+    pad = HEAD_PAD(ncx);
+    head = realloc(g->head_mem, ((size_t)ncx * (size_t)ncy + 2 * (size_t)pad) * sizeof *head);
     if (!head) return MAGDYN_ENOMEM;
-    g->head = head;
+    for (k = 0; k < ncx * ncy + 2 * pad; k++) head[k] = -1;
+    g->head_mem = head;
+    g->head = head += pad;
     g->ncx = ncx; g->ncy = ncy;
     g->cw = g->par.width / ncx; g->ch = g->par.height / ncy;
-    for (k = 0; k < ncx * ncy; k++) head[k] = -1;
     for (k = 0; k < g->n; k++) {
         const gas_particle *p = &g->p[k];
         int c = gas_cell_of(g, p->x0 + p->vx * g->time, p->y0 + p->vy * g->time);

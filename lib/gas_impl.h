@@ -26,6 +26,12 @@
 #define GAS_HOT_INLINE inline
 #endif
 
+/* Empty cells padding the grid's heads on either side (struct magdyn_gas,
+ * head_mem): an event's cell lies at most a row outside the grid
+ * (gas_queue.h, event_cell), and the hints read a row above and below it
+ * and a cell to either side. */
+#define HEAD_PAD(ncx) (2 * (ncx) + 3)
+
 /* Event kinds of a particle's single pending event. */
 enum { EV_NONE = 0, EV_PAIR, EV_CELL, EV_WALL };
 
@@ -137,8 +143,11 @@ struct magdyn_gas {
     double max_reach;        /* largest centre-to-contact reach: radius or half_length + end_radius */
     double min_rad;          /* smallest contact radius (disc or end disc), INFINITY for none */
 
-    /* cell grid */
-    int ncx, ncy, *head;
+    /* cell grid: head[c] is the first particle of cell c, -1 for none;
+     * head_mem holds it with HEAD_PAD(ncx) empty cells on either side, so
+     * that the queue's prefetch hints read the rows around any cell an
+     * event names (gas_queue.c, hint_row) without clamping */
+    int ncx, ncy, *head, *head_mem;
     double cw, ch;
     int built_n;             /* particles when the grid was built */
     int *curve, curve_cells; /* the cells along the Hilbert curve (gas_grid.c), for a grid of curve_cells */

@@ -60,14 +60,14 @@ static void cal_flush(magdyn_gas *g)
     while (g->cal_npend > 0) cal_link_oldest(g);
 }
 
-/* The first of the three cells of row dy (-1, 0, 1) around cell c, the
- * row start clamped so that all three lie in the grid (a prefetch hint:
- * at the grid's ends it is off by a cell, harmlessly, and needs no wrap).
- * The grid has at least 3 cells (hint callers check). */
+/* The first of the three cells of row dy (-1, 0, 1) around cell c (a
+ * prefetch hint: at the grid's ends a row runs into the neighbouring row,
+ * or into the empty padding of the heads, harmlessly; gas_impl.h,
+ * HEAD_PAD).  No clamp: its compares and selects cost ~170 instructions
+ * a collision at N = 1e5. */
 static GAS_HOT_INLINE int hint_row(const magdyn_gas *g, int c, int dy)
 {
-    int r = c + dy * g->ncx - 1, last = g->ncx * g->ncy - 3;
-    return r < 0 ? 0 : r > last ? last : r;
+    return c + dy * g->ncx - 1;
 }
 
 /* A calendar entry some buckets ahead of the current one: start loading
@@ -77,17 +77,16 @@ static GAS_HOT_INLINE void hint_ahead(const magdyn_gas *g, const gas_cent *ce)
 {
     int dy;
     GAS_PREFETCH(&g->ver[ce->e.k]);
-    if (g->ncx * g->ncy < 3) return;
     for (dy = -1; dy <= 1; dy++) GAS_PREFETCH(&g->head[hint_row(g, ce->cell, dy) + 1]);
 }
 
 /* An entry due within a few events: start loading the particle and its
- * event, so those misses overlap, and with cal_hints their links and the
- * first particles of the cells the event will scan (their heads were
- * prefetched buckets ago, hint_ahead).  One clamp a row, not one a cell:
- * at N = 1e5 the loop with a clamp a cell took ~400 instructions a
- * collision.  The hints are forced inline: left to gcc 12's inliner (the
- * binary then held fewer prefetches), N = 1e5 ran 1.5x slower. */
+ * event, so those misses overlap, and with cal_hints their links, the
+ * partner's version and the first particles of the cells the event will
+ * scan (their heads were prefetched buckets ago, hint_ahead), a row of
+ * three cells at a time.  The hints are forced inline: left to gcc 12's
+ * inliner (the binary then held fewer prefetches), N = 1e5 ran 1.5x
+ * slower. */
 static GAS_HOT_INLINE void hint_due(const magdyn_gas *g, const gas_cent *ce)
 {
     int j = ce->partner + (ce->partner < 0);    /* particle 0 for none */
@@ -96,9 +95,13 @@ static GAS_HOT_INLINE void hint_due(const magdyn_gas *g, const gas_cent *ce)
     GAS_PREFETCH(&g->ev[k]);
     GAS_PREFETCH(&g->p[j]);
     GAS_PREFETCH(&g->ev[j]);
-    if (!g->cal_hints || g->ncx * g->ncy < 3) return;
+    if (!g->cal_hints) return;
     GAS_PREFETCH(&g->link[k]);
     GAS_PREFETCH(&g->link[j]);
+    /* the partner's version, which its rescheduling bumps (k's came with
+     * hint_ahead): at N = 1e6 that increment was the event loop's
+     * largest stall */
+    GAS_PREFETCH(&g->ver[j]);
     for (dy = -1; dy <= 1; dy++) {
         const int *h = &g->head[hint_row(g, ce->cell, dy)];
         int h0 = h[0], h1 = h[1], h2 = h[2];

@@ -39,16 +39,35 @@ typedef struct {
     int partner;
 } disc_scan;
 
+/* sqrt(a) for the pair test: NaN for a < 0, without the branch to the
+ * library's error path that sqrt() takes there (the test masks such a
+ * lane's result off). */
+static inline double test_sqrt(double a)
+{
+#ifdef __SSE2__
+    return _mm_cvtsd_f64(_mm_sqrt_sd(_mm_setzero_pd(), _mm_set_sd(a)));
+#else
+    return a >= 0.0 ? sqrt(a) : NAN;
+#endif
+}
+
 /*
  * Pairs of the disc of s at (x, y) with the discs of the list starting at
  * j; mono (a constant after inlining): every radius is s->r.
  * Mispredicted branches were the largest cost of the scan: whether a pair
  * approaches, and then whether it can beat the best event, are each a coin
- * toss.  So the few flops that decide are done for every pair, and one
- * branch, taken about one time in seven, guards the square root.
+ * toss.  So every pair is carried through: the time is computed whether
+ * or not the test passes, which keeps its square root and division off
+ * the chain of the best time from one candidate to the next (a branch on
+ * the test, taken about one time in seven, would put them on it), and the
+ * best is kept by selects.  A pair counts where it passes the test and
+ * beats the best: the partner and the time of the branching form, bit for
+ * bit.
  */
 static inline void scan_list_discs(disc_scan *s, int j, double x, double y, int mono)
 {
+    double best = s->best, m2best = s->m2best;
+    int partner = s->partner;
     for (; j >= 0; j = s->link[j].next) {
         const gas_particle *q = &s->P[j];
         double dx = x - (q->x0 + q->vx * s->now), dy = y - (q->y0 + q->vy * s->now);
@@ -56,14 +75,16 @@ static inline void scan_list_discs(disc_scan *s, int j, double x, double y, int 
         double sum = mono ? 0.0 : s->r + s->rad[j], s2 = mono ? s->s2 : sum * sum;
         double b = dx * dvx + dy * dvy, cc = dx * dx + dy * dy - s2;
         double disc = b * b - (dvx * dvx + dvy * dvy) * cc;
+        double t = select_double(cc > 0.0, cc / (-b + test_sqrt(disc)), 0.0);
         /* approaching (b < 0), not beaten by the bound t >= cc / (-2 b),
          * and a real root; an overlap (cc <= 0) passes all three.  k
          * itself, in its own list, fails the first: dvx = dvy = 0, b = 0 */
-        if ((b < 0.0) & (cc <= b * s->m2best) & (disc > 0.0)) {
-            double t = cc > 0.0 ? cc / (-b + sqrt(disc)) : 0.0;
-            if (t < s->best) { s->best = t; s->m2best = -2.0 * t; s->partner = j; }
-        }
+        int upd = (b < 0.0) & (cc <= b * m2best) & (disc > 0.0) & (t < best);
+        best = select_double(upd, t, best);
+        m2best = select_double(upd, -2.0 * t, m2best);
+        partner = upd ? j : partner;
     }
+    s->best = best; s->m2best = m2best; s->partner = partner;
 }
 
 /* The lists starting at first[0 ... nc - 1], k seen at (xs[i], ys[i]) or,
@@ -228,9 +249,48 @@ _Static_assert(offsetof(gas_particle, y0) == offsetof(gas_particle, x0) + sizeof
                offsetof(gas_particle, vy) == offsetof(gas_particle, vx) + sizeof(double),
                "gas_particle pairs x0, y0 and vx, vy");
 
-/* The lanes of ok that passed the bound: their times, the earlier kept.
- * Out of line: taken for ~1 candidate in 4, and inlined its updates of
- * the scan record kept the bound in memory for every candidate. */
+#ifdef __SSE2__
+/*
+ * The list starting at c against both discs; mono as in scan_list_discs.
+ * As there, every candidate is carried through: both lanes' times are
+ * computed, a lane's square root, division and select those of the
+ * scalar test (the same bits), and a lane that passes the pair test
+ * (b < 0, cc <= b m2best, disc > 0) and beats its best is kept by blends.
+ * The best times, bounds and partners stay in registers, and the times
+ * off the chain from one candidate's best to the next (a branch on the
+ * test, taken for ~1 candidate in 4, would put a square root and a
+ * division on it: N = 1e3 runs 1.13x slower so).
+ */
+static GAS_HOT_INLINE void joint_list(joint_scan *s, int c, int mono)
+{
+    const gas_v2 zero = {0.0, 0.0}, now = v2_splat(s->now), m2 = v2_splat(-2.0);
+    gas_v2 best = s->best, m2best = s->m2best;
+    int p0 = s->partner[0], p1 = s->partner[1];
+    for (; c >= 0; c = s->link[c].next) {
+        const gas_particle *q = &s->P[c];
+        gas_v2 r0, v, at, dx, dy, dvx, dvy;
+        __m128d ok;
+        memcpy(&r0, (const char *)q + offsetof(gas_particle, x0), sizeof r0);  /* (x0, y0) */
+        memcpy(&v, (const char *)q + offsetof(gas_particle, vx), sizeof v);    /* (vx, vy) */
+        at = r0 + v * now;                   /* c's (x, y) now, one lane each */
+        dx = s->x - v2_dup(at, 0); dy = s->y - v2_dup(at, 1);
+        dvx = s->vx - v2_dup(v, 0); dvy = s->vy - v2_dup(v, 1);
+        gas_v2 sum = mono ? zero : s->r + v2_splat(s->rad[c]), s2 = mono ? s->s2 : sum * sum;
+        gas_v2 b = dx * dvx + dy * dvy, cc = dx * dx + dy * dy - s2;
+        gas_v2 disc = b * b - (dvx * dvx + dvy * dvy) * cc;
+        gas_v2 t = _mm_and_pd(_mm_cmpgt_pd(cc, zero), _mm_div_pd(cc, -b + _mm_sqrt_pd(disc)));
+        ok = _mm_and_pd(_mm_and_pd(_mm_cmplt_pd(b, zero), _mm_cmple_pd(cc, b * m2best)),
+                        _mm_and_pd(_mm_cmpgt_pd(disc, zero), _mm_cmplt_pd(t, best)));
+        int u = _mm_movemask_pd(ok);
+        best = _mm_or_pd(_mm_and_pd(ok, t), _mm_andnot_pd(ok, best));
+        m2best = _mm_or_pd(_mm_and_pd(ok, m2 * t), _mm_andnot_pd(ok, m2best));
+        p0 = u & 1 ? c : p0;
+        p1 = u & 2 ? c : p1;
+    }
+    s->best = best; s->m2best = m2best; s->partner[0] = p0; s->partner[1] = p1;
+}
+#else
+/* The lanes of ok that passed the bound: their times, the earlier kept. */
 static void joint_hit(joint_scan *s, int ok, gas_v2 cc, gas_v2 b, gas_v2 disc, int c)
 {
     int l;
@@ -242,21 +302,6 @@ static void joint_hit(joint_scan *s, int ok, gas_v2 cc, gas_v2 b, gas_v2 disc, i
     }
 }
 
-/* Bit l set where lane l passes the pair test of scan_list_discs: b < 0,
- * cc <= b m2best, disc > 0.  SSE2 ands the compare masks in registers;
- * the generic vector code moved each lane out and back (~12 instructions). */
-static GAS_HOT_INLINE int joint_pass(gas_v2 b, gas_v2 cc, gas_v2 m2best, gas_v2 disc)
-{
-    const gas_v2 zero = {0.0, 0.0};
-#ifdef __SSE2__
-    return _mm_movemask_pd(_mm_and_pd(_mm_and_pd(_mm_cmplt_pd(b, zero), _mm_cmple_pd(cc, b * m2best)),
-                                      _mm_cmpgt_pd(disc, zero)));
-#else
-    gas_m2 m = (b < zero) & (cc <= b * m2best) & (disc > zero);
-    return (int)(m[0] & 1) | (int)(m[1] & 1) << 1;
-#endif
-}
-
 /* The list starting at c against both discs; mono as in scan_list_discs. */
 static GAS_HOT_INLINE void joint_list(joint_scan *s, int c, int mono)
 {
@@ -265,6 +310,8 @@ static GAS_HOT_INLINE void joint_list(joint_scan *s, int c, int mono)
     for (; c >= 0; c = s->link[c].next) {
         const gas_particle *q = &s->P[c];
         gas_v2 r0, v, at, dx, dy, dvx, dvy;
+        gas_m2 m;
+        int ok;
         memcpy(&r0, (const char *)q + offsetof(gas_particle, x0), sizeof r0);  /* (x0, y0) */
         memcpy(&v, (const char *)q + offsetof(gas_particle, vx), sizeof v);    /* (vx, vy) */
         at = r0 + v * now;                   /* c's (x, y) now, one lane each */
@@ -273,10 +320,12 @@ static GAS_HOT_INLINE void joint_list(joint_scan *s, int c, int mono)
         gas_v2 sum = mono ? zero : s->r + v2_splat(s->rad[c]), s2 = mono ? s->s2 : sum * sum;
         gas_v2 b = dx * dvx + dy * dvy, cc = dx * dx + dy * dy - s2;
         gas_v2 disc = b * b - (dvx * dvx + dvy * dvy) * cc;
-        int ok = joint_pass(b, cc, m2best, disc);
+        m = (b < zero) & (cc <= b * m2best) & (disc > zero);
+        ok = (int)(m[0] & 1) | (int)(m[1] & 1) << 1;
         if (ok) { joint_hit(s, ok, cc, b, disc, c); m2best = s->m2best; }
     }
 }
+#endif
 
 /* A disc's pair event from lane l of a finished joint scan (as the end of
  * scan_pairs_discs, whose best started from INFINITY). */
