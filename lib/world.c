@@ -149,7 +149,7 @@ static void release(magdyn_world *w)
     free(w->con); free(w->old); free(w->cisl); free(w->order); free(w->touch); free(w->held); free(w->pend); free(w->pspeed);
     free(w->island); free(w->istart); free(w->imem); free(w->slow);
     free(w->Fref); free(w->Tref); free(w->fscale); free(w->tscale); free(w->group);
-    free(w->obb); free(w->bp); free(w->b0); free(w->bt);
+    free(w->obb); free(w->grown); free(w->bp); free(w->flag); free(w->b0); free(w->bt);
     free(w);
 }
 
@@ -183,7 +183,7 @@ static magdyn_status reserve(magdyn_world *w, int cap)
     GROW(fly, c); GROW(ybuf, c * MAGDYN_BODY_STATE);
     GROW(island, c); GROW(istart, c + 1); GROW(imem, c); GROW(slow, c);
     GROW(Fref, c); GROW(Tref, c); GROW(fscale, c); GROW(tscale, c); GROW(group, c);
-    GROW(obb, c); GROW(b0, c); GROW(bt, c);
+    GROW(obb, c); GROW(grown, c); GROW(b0, c); GROW(bt, c);
 #undef GROW
     w->cap = cap;
     return MAGDYN_OK;

@@ -54,7 +54,7 @@ magdyn_status magdyn_wi_flight_bound(magdyn_world *w, double *h)
     for (i = 0; i < w->n; i++) umax = fmax(umax, magdyn_body_point_speed(&w->b[i]));
     umax *= 2.0;
     if (!(umax > 0.0) || !isfinite(umax * *h)) return MAGDYN_OK;
-    if ((s = magdyn_wi_broad(w, w->b, umax * *h, &np)) != MAGDYN_OK) return s;
+    if ((s = magdyn_wi_broad(w, w->b, umax * *h, NULL, &np)) != MAGDYN_OK) return s;
     for (q = 0; q < np; q++) {
         int ia = w->bp[2 * q], ib = w->bp[2 * q + 1];
         const magdyn_body *a = &w->b[ia], *b = &w->b[ib];
@@ -154,6 +154,12 @@ static magdyn_status first_contact(pose_ctx *c, double tol, magdyn_toi_result *r
     return magdyn_toi(pose, c, t0, 1.0, tol, 0.0, r);
 }
 
+/* magdyn_wi_pair_filter: pairs with a flying magnet */
+static int flying_pair(const magdyn_world *w, int a, int b)
+{
+    return w->role[a] == ROLE_FLY || w->role[b] == ROLE_FLY;
+}
+
 /*
  * After a step of h: the earliest theta in [0, 1] at which a pair with a
  * flying magnet touches (to contact_tol), or 2 when none does.  Only
@@ -170,7 +176,7 @@ magdyn_status magdyn_wi_flight_contact(magdyn_world *w, double h, double *theta)
     unpack(w, be, magdyn_ode_state(w->ode));
     for (k = 0; k < w->n; k++)
         if (w->role[k] == ROLE_CONTACT) magdyn_body_drift(&be[k], h);
-    if ((s = magdyn_wi_broad(w, be, w->p.contact_tol, &np)) != MAGDYN_OK) return s;
+    if ((s = magdyn_wi_broad(w, be, w->p.contact_tol, flying_pair, &np)) != MAGDYN_OK) return s;
     for (q = 0; q < np; q++) {
         pose_ctx c;
         magdyn_toi_result r;
@@ -179,7 +185,6 @@ magdyn_status magdyn_wi_flight_contact(magdyn_world *w, double h, double *theta)
         c.a = w->bp[2 * q];
         c.b = w->bp[2 * q + 1];
         c.h = h;
-        if (w->role[c.a] != ROLE_FLY && w->role[c.b] != ROLE_FLY) continue;
         s1 = magdyn_wi_separation(&be[c.a], &be[c.b]);
         if (s1 > 0.0) continue;
         if (s1 >= -w->p.contact_tol) {

@@ -103,7 +103,7 @@ magdyn_status magdyn_wi_impact(magdyn_world *w, int again)
     double t0 = magdyn_wi_clock();
     magdyn_status s;
     int q, np, nc = 0, i, e, k;
-    if ((s = magdyn_wi_broad(w, w->b, w->p.contact_margin, &np)) != MAGDYN_OK) return s;
+    if ((s = magdyn_wi_broad(w, w->b, w->p.contact_margin, magdyn_wi_any_pair, &np)) != MAGDYN_OK) return s;
     for (q = 0; q < np; q++) {
         int a = w->bp[2 * q], b = w->bp[2 * q + 1], nm;
         magdyn_obb oa, ob;

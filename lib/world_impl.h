@@ -86,8 +86,9 @@ struct magdyn_world {
     int refs_stale;            /* the sleeping set changed: take new references */
 
     /* broad phase and scratch */
-    magdyn_obb *obb;
+    magdyn_obb *obb, *grown;   /* the bodies' boxes, and grown by the narrow phase */
     int *bp, capbp;
+    int *flag, capflag;        /* the narrow phase's answer per candidate pair */
     magdyn_body *b0;           /* the bodies before the step now taken */
     magdyn_body *bt;           /* scratch copies */
     double last_impact;        /* time of the last impact, or -1 */
@@ -123,7 +124,20 @@ magdyn_status magdyn_wi_forces(magdyn_world *w, const magdyn_body *bodies,
 magdyn_status magdyn_wi_potential(const magdyn_world *w, const magdyn_body *bodies, double *u);
 
 /* world_rest.c */
-magdyn_status magdyn_wi_broad(magdyn_world *w, const magdyn_body *bodies, double margin, int *np);
+/* Which candidate pairs a caller of magdyn_wi_broad looks at (by role). */
+typedef int (*magdyn_wi_pair_filter)(const magdyn_world *w, int a, int b);
+/*
+ * The candidate pairs of a step, into w->bp[0 .. 2 np - 1]: the pairs of
+ * bodies whose bounding boxes come within margin [m] (sweep and prune),
+ * pairs of two magnets that do not move (fixed or asleep) left out.  With
+ * a filter, only the pairs it keeps, and of them only those whose boxes
+ * are within margin by one batch of separating-axis tests (narrow_phase.h):
+ * the pairs any exact test within margin would keep.
+ */
+magdyn_status magdyn_wi_broad(magdyn_world *w, const magdyn_body *bodies, double margin,
+                              magdyn_wi_pair_filter keep, int *np);
+/* magdyn_wi_pair_filter: every pair */
+int magdyn_wi_any_pair(const magdyn_world *w, int a, int b);
 double magdyn_wi_separation(const magdyn_body *a, const magdyn_body *b);
 magdyn_status magdyn_wi_touching(magdyn_world *w);
 magdyn_status magdyn_wi_classify(magdyn_world *w);

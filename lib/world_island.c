@@ -80,6 +80,14 @@ static void warm(const magdyn_world *w, magdyn_contact *c, double scale)
                     c->impulse[k] = magdyn_vec3_scale(w->old[q].impulse[r], scale);
 }
 
+/* magdyn_wi_pair_filter: pairs with a touching magnet and none flying (a
+ * flying one's contacts are found by the flight) */
+static int contact_pair(const magdyn_world *w, int a, int b)
+{
+    return (w->role[a] == ROLE_CONTACT || w->role[b] == ROLE_CONTACT) && w->role[a] != ROLE_FLY
+        && w->role[b] != ROLE_FLY;
+}
+
 /* The contacts of pairs with a touching magnet within reach of the step,
  * each point with its target and warm-start impulse, into w->con. */
 static magdyn_status gather(magdyn_world *w)
@@ -91,16 +99,12 @@ static magdyn_status gather(magdyn_world *w)
     magdyn_status s;
     int q, np, e;
     w->ncon = 0;
-    if ((s = magdyn_wi_broad(w, w->b, reach, &np)) != MAGDYN_OK) return s;
+    if ((s = magdyn_wi_broad(w, w->b, reach, contact_pair, &np)) != MAGDYN_OK) return s;
     for (q = 0; q < np; q++) {
-        int a = w->bp[2 * q], b = w->bp[2 * q + 1], nm;
-        if (w->role[a] != ROLE_CONTACT && w->role[b] != ROLE_CONTACT) continue;
-        if (w->role[a] == ROLE_FLY || w->role[b] == ROLE_FLY) continue;   /* found by flight */
-        if (magdyn_wi_separation(&w->b[a], &w->b[b]) > reach) continue;
-        {
-            magdyn_obb oa = magdyn_body_obb(&w->b[a]), ob = magdyn_body_obb(&w->b[b]);
-            nm = magdyn_obb_contacts(&oa, &ob, reach, m, MAGDYN_MAX_PAIR_MANIFOLDS);
-        }
+        int a = w->bp[2 * q], b = w->bp[2 * q + 1];
+        /* (none for a pair apart by more than reach: magdyn_obb_contacts
+           makes the exact test the batch left to it) */
+        int nm = magdyn_obb_contacts(&w->obb[a], &w->obb[b], reach, m, MAGDYN_MAX_PAIR_MANIFOLDS);
         if ((s = magdyn_wi_grow((void **)&w->con, &w->capcon, w->ncon + nm, sizeof *w->con))
             != MAGDYN_OK)
             return s;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <math.h>
 #include "world_impl.h"
+#include "narrow_phase.h"
 
 magdyn_status magdyn_wi_grow(void **p, int *cap, int need, size_t size)
 {
@@ -28,12 +29,17 @@ magdyn_status magdyn_wi_grow(void **p, int *cap, int need, size_t size)
     return MAGDYN_OK;
 }
 
-/*
- * Broad phase (magdyn_broadphase_pairs, sweep and prune): the pairs of
- * bodies whose boxes may be within margin [m], pairs of two magnets that do
- * not move (fixed or asleep) left out, into w->bp[0 .. 2 np - 1].
- */
-magdyn_status magdyn_wi_broad(magdyn_world *w, const magdyn_body *bodies, double margin, int *np)
+int magdyn_wi_any_pair(const magdyn_world *w, int a, int b)
+{
+    (void)w;
+    (void)a;
+    (void)b;
+    return 1;
+}
+
+/* (world_impl.h) */
+magdyn_status magdyn_wi_broad(magdyn_world *w, const magdyn_body *bodies, double margin,
+                              magdyn_wi_pair_filter keep, int *np)
 {
     magdyn_status s;
     int i, k, m, total = 0;
@@ -53,9 +59,14 @@ magdyn_status magdyn_wi_broad(magdyn_world *w, const magdyn_body *bodies, double
     for (k = 0, m = 0; k < total; k++) {
         int a = w->bp[2 * k], b = w->bp[2 * k + 1];
         if (w->role[a] >= ROLE_ASLEEP && w->role[b] >= ROLE_ASLEEP) continue;
+        if (keep && !keep(w, a, b)) continue;
         w->bp[2 * m] = a;
         w->bp[2 * m + 1] = b;
         m++;
+    }
+    if (keep) {
+        if ((s = magdyn_wi_grow((void **)&w->flag, &w->capflag, m, sizeof *w->flag)) != MAGDYN_OK) return s;
+        if ((s = narrow_within(w->n, w->obb, margin, w->bp, &m, w->grown, w->flag)) != MAGDYN_OK) return s;
     }
     *np = m;
     return MAGDYN_OK;
@@ -125,7 +136,7 @@ magdyn_status magdyn_wi_touching(magdyn_world *w)
     do {
         woke = 0;
         w->ntouch = 0;
-        if ((s = magdyn_wi_broad(w, w->b, w->p.contact_margin, &np)) != MAGDYN_OK) return s;
+        if ((s = magdyn_wi_broad(w, w->b, w->p.contact_margin, magdyn_wi_any_pair, &np)) != MAGDYN_OK) return s;
         for (q = 0; q < np; q++) {
             int i = w->bp[2 * q], j = w->bp[2 * q + 1];
             if (!resting(w, i, j)) continue;

@@ -9,7 +9,7 @@ layer() {
     case "$1" in
     vec.* | ode.* | status.* | common.* | reserved.* | kernel_clones.* | version.*) echo 0 ;;
     dipole* | cuboid_* | sat.* | sat_batch* | broadphase.* | obb_core.* | lanes4.* | kinetics* | magnets.*) echo 1 ;;
-    contact* | body.* | toi.* | gas*) echo 2 ;;
+    contact* | narrow_phase.* | body.* | toi.* | gas*) echo 2 ;;
     impulse* | island.*) echo 3 ;;
     world* | abi_layout.* | magdyn.h) echo 4 ;;
     *) echo unknown ;;
