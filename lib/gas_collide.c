@@ -97,6 +97,132 @@ static void double_contact(const magdyn_gas *g, int k, int j, double dx, double 
         }
 }
 
+/* At most this many end pairs of two bodies touch at once (two rotors: 2 x 2). */
+#define MAX_TOUCH 4
+
+/* The end pairs of k and j in contact at once, as an inelastic collision
+ * solves them together: normal n (from j to k) and arms k1, k2 of each. */
+typedef struct {
+    int m;
+    double nx[MAX_TOUCH], ny[MAX_TOUCH], k1[MAX_TOUCH], k2[MAX_TOUCH];
+} touch_set;
+
+/*
+ * Solves W_SS x_S = -vn_S for the contacts in the set S (bit mask) by
+ * Gaussian elimination with partial pivoting; 0 when W_SS is singular to
+ * 1e-12 of its largest diagonal.  x is zero outside S.
+ */
+static int solve_active(double W[MAX_TOUCH][MAX_TOUCH], const double *vn, int m, unsigned S,
+                        double *x)
+{
+    double A[MAX_TOUCH][MAX_TOUCH + 1], big = 0.0;
+    int idx[MAX_TOUCH], n = 0, i, c, r;
+    for (i = 0; i < m; i++) {
+        x[i] = 0.0;
+        if (S >> i & 1u) idx[n++] = i;
+        big = fmax(big, W[i][i]);
+    }
+    for (r = 0; r < n; r++) {
+        for (c = 0; c < n; c++) A[r][c] = W[idx[r]][idx[c]];
+        A[r][n] = -vn[idx[r]];
+    }
+    for (c = 0; c < n; c++) {
+        int piv = c;
+        for (r = c + 1; r < n; r++)
+            if (fabs(A[r][c]) > fabs(A[piv][c])) piv = r;
+        if (!(fabs(A[piv][c]) > 1e-12 * big)) return 0;
+        for (i = 0; i <= n; i++) {
+            double t = A[c][i];
+            A[c][i] = A[piv][i];
+            A[piv][i] = t;
+        }
+        for (r = c + 1; r < n; r++) {
+            double f = A[r][c] / A[c][c];
+            for (i = c; i <= n; i++) A[r][i] -= f * A[c][i];
+        }
+    }
+    for (r = n - 1; r >= 0; r--) {
+        double t = A[r][n];
+        for (c = r + 1; c < n; c++) t -= A[r][c] * x[idx[c]];
+        x[idx[r]] = t / A[r][r];
+    }
+    return 1;
+}
+
+/*
+ * The compression impulses of simultaneous frictionless contacts: P >= 0
+ * with vn + W P >= 0 and P_i (vn + W P)_i = 0, the linear complementarity
+ * problem of Moreau's contact dynamics, solved exactly by trying the
+ * active sets, fewest contacts first (W is the contacts' Delassus matrix,
+ * symmetric positive semi-definite; with m <= 4 there are at most 16
+ * sets).  Returns 0 when no active set solves it (a degenerate W).
+ */
+static int compression_impulses(double W[MAX_TOUCH][MAX_TOUCH], const double *vn, int m,
+                                double *P)
+{
+    int size, i, k;
+    for (size = 1; size <= m; size++)
+        for (unsigned S = 1; S < 1u << m; S++) {
+            int ok = 1, bits = 0;
+            for (i = 0; i < m; i++) bits += S >> i & 1u;
+            if (bits != size || !solve_active(W, vn, m, S, P)) continue;
+            for (i = 0; i < m && ok; i++) {
+                double w = vn[i];
+                for (k = 0; k < m; k++) w += W[i][k] * P[k];
+                if (S >> i & 1u) ok = P[i] >= 0.0;
+                else ok = w >= -1e-12 * fabs(vn[i]);
+            }
+            if (ok) return 1;
+        }
+    return 0;
+}
+
+/*
+ * Several end pairs of k and j touching at once (two rotors end to end on
+ * both sides, a disc between a rotor's ends), in a gas with restitution
+ * below 1: the contacts are struck together, not one after another.
+ * Struck one at a time, each impulse can close the other contact again at
+ * the same instant, and with the TC model's elastic repeats the two
+ * alternate without end (MAGDYN_ENOCONV; fuzz/open).  The compression
+ * impulses P solve the complementarity problem above; the contacts then
+ * get (1 + e) P (Poisson's restitution), which changes the kinetic energy
+ * by (1 - e^2) / 2 P.vn <= 0: kept when elastic, never gained.  Each
+ * contact is then left separating at least at the rounding speed
+ * (unstick_pair).  Returns the virial sum of the impulses times the
+ * centres' separation (dx, dy) [N s m], or NAN when nothing approaches or
+ * the problem is degenerate (the caller strikes one contact instead).
+ */
+static double strike_together(magdyn_gas *g, int k, int j, const touch_set *T, double dx, double dy,
+                              double ii1, double ii2, double *w1, double *w2, double l1, double l2)
+{
+    gas_particle *p = &g->p[k], *q = &g->p[j];
+    double im1 = g->ev[k].inv_mass, im2 = g->ev[j].inv_mass, W[MAX_TOUCH][MAX_TOUCH], vn[MAX_TOUCH];
+    double P[MAX_TOUCH], e = g->e_pair, virial = 0.0;
+    int i, c, approach = 0;
+    for (i = 0; i < T->m; i++) {
+        vn[i] = T->nx[i] * (p->vx - q->vx) + T->ny[i] * (p->vy - q->vy) + *w1 * T->k1[i] - *w2 * T->k2[i];
+        approach |= vn[i] < 0.0;
+        for (c = 0; c < T->m; c++)
+            W[i][c] = (im1 + im2) * (T->nx[i] * T->nx[c] + T->ny[i] * T->ny[c]) + ii1 * T->k1[i] * T->k1[c]
+                    + ii2 * T->k2[i] * T->k2[c];
+    }
+    if (!approach || !compression_impulses(W, vn, T->m, P)) return NAN;
+    e = tc_restitution(g, k, j, e);
+    for (i = 0; i < T->m; i++) {
+        double J = (1.0 + e) * P[i];
+        if (!(J > 0.0)) continue;
+        p->vx += J * im1 * T->nx[i]; p->vy += J * im1 * T->ny[i]; *w1 += J * ii1 * T->k1[i];
+        q->vx -= J * im2 * T->nx[i]; q->vy -= J * im2 * T->ny[i]; *w2 -= J * ii2 * T->k2[i];
+        virial += J * (dx * T->nx[i] + dy * T->ny[i]);
+    }
+    for (i = 0; i < T->m; i++) {
+        double J = unstick_pair(T->nx[i], T->ny[i], im1, ii1, T->k1[i], p, w1, l1, im2, ii2, T->k2[i], q, w2,
+                                l2);
+        virial += J * (dx * T->nx[i] + dy * T->ny[i]);
+    }
+    return virial;
+}
+
 /* Pair collision of k and j now, one of them a rotor (do_pair_discs does
  * two discs); returns 1 if an impulse was applied. */
 int gas_do_pair(magdyn_gas *g, int k, int j)
@@ -123,19 +249,39 @@ int gas_do_pair(magdyn_gas *g, int k, int j)
                     + fabs(ak[0].l * ak[0].om) + fabs(aj[0].l * aj[0].om)) * fabs(g->time);
     double tol = contact_tol(s + fabs(ak[0].l) + fabs(aj[0].l), scale);
     if (!(bestgap <= tol)) return 0;
+    if (rk >= 0) { w1 = &g->rot[rk].omega; ii1 = g->rot[rk].inv_inertia; }
+    if (rj >= 0) { w2 = &g->rot[rj].omega; ii2 = g->rot[rj].inv_inertia; }
+    if (g->e_pair < 1.0 && nk * nj > 1) {
+        touch_set T;
+        double virial;
+        T.m = 0;
+        for (a = 0; a < nk; a++)
+            for (b = 0; b < nj; b++) {
+                double x1 = dx + ak[a].l * cos(ak[a].th) - aj[b].l * cos(aj[b].th);
+                double y1 = dy + ak[a].l * sin(ak[a].th) - aj[b].l * sin(aj[b].th), h = hypot(x1, y1);
+                if (!(gap[a][b] <= tol) || !(h > 0.0)) continue;
+                T.nx[T.m] = x1 / h;
+                T.ny[T.m] = y1 / h;
+                T.k1[T.m] = ak[a].l * (cos(ak[a].th) * T.ny[T.m] - sin(ak[a].th) * T.nx[T.m]);
+                T.k2[T.m] = aj[b].l * (cos(aj[b].th) * T.ny[T.m] - sin(aj[b].th) * T.nx[T.m]);
+                T.m++;
+            }
+        if (T.m > 1) {
+            ke0 = ke_of(g, k) + ke_of(g, j);
+            virial = strike_together(g, k, j, &T, dx, dy, ii1, ii2, w1, w2, ak[0].l, aj[0].l);
+            if (!isnan(virial)) {
+                pair_applied(g, k, j, ak0, aj0, ke0, virial);
+                return 1;
+            }
+        }
+    }
     if (nk * nj > 1 && !approaching_ends(g, k, j, ak[ba], aj[bb], ex, ey))
         double_contact(g, k, j, dx, dy, ak, nk, aj, nj, gap, tol, &ba, &bb, &ex, &ey);
     d = hypot(ex, ey);
     if (!(d > 0.0)) return 0;
     nx = ex / d; ny = ey / d;
-    if (rk >= 0) {
-        w1 = &g->rot[rk].omega; ii1 = g->rot[rk].inv_inertia;
-        k1 = ak[ba].l * (cos(ak[ba].th) * ny - sin(ak[ba].th) * nx);
-    }
-    if (rj >= 0) {
-        w2 = &g->rot[rj].omega; ii2 = g->rot[rj].inv_inertia;
-        k2 = aj[bb].l * (cos(aj[bb].th) * ny - sin(aj[bb].th) * nx);
-    }
+    if (rk >= 0) k1 = ak[ba].l * (cos(ak[ba].th) * ny - sin(ak[ba].th) * nx);
+    if (rj >= 0) k2 = aj[bb].l * (cos(aj[bb].th) * ny - sin(aj[bb].th) * nx);
     ke0 = ke_of(g, k) + ke_of(g, j);
     e = g->e_pair;
     if (e < 1.0) e = tc_restitution(g, k, j, e);
