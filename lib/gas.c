@@ -372,6 +372,6 @@ magdyn_status magdyn_gas_get_rotor(const magdyn_gas *g, int i, magdyn_rotor *out
 }
 
 long long magdyn_gas_collisions(const magdyn_gas *g) { return g ? g->collisions : 0; }
-double magdyn_gas_time(const magdyn_gas *g) { return g ? g->t_base + g->time : NAN; }
+double magdyn_gas_time(const magdyn_gas *g) { return g ? g->t_now : NAN; }
 int magdyn_gas_discs(const magdyn_gas *g) { return g ? g->n_disc : 0; }
 int magdyn_gas_rotors(const magdyn_gas *g) { return g ? g->n_rot : 0; }

@@ -103,8 +103,13 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
     if (!g) return MAGDYN_EINVAL;
     if (!isfinite(t_end)) return MAGDYN_ENONFINITE;
     te = t_end - g->t_base;
-    if (te < g->time) return MAGDYN_ESTATE;
-    if (g->n == 0) { g->time = te; rebase(g); return MAGDYN_OK; }
+    if (te < g->time || t_end < g->t_now) return MAGDYN_ESTATE;
+    if (g->n == 0) {
+        g->time = te;
+        rebase(g);
+        g->t_now = t_end;
+        return MAGDYN_OK;
+    }
     if (!g->primed && (st = prime(g)) != MAGDYN_OK) return st;
     /* events at one instant: a start on a lattice has ~N/2 legitimately;
      * many more mean no progress (contacts unresolvable in double
@@ -197,5 +202,8 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
      * a new one here rebuilt the calendar, an O(N) pass of misses, on
      * every call (~5% at N = 1e6 called every N / 2 collisions) */
     if (!g->primed) rebase(g);
+    /* (t_base + te rounds to t_end or a neighbour of it: the caller sees
+     * the time asked for) */
+    g->t_now = st == MAGDYN_OK ? t_end : g->t_base + g->time;
     return st;
 }

@@ -182,8 +182,10 @@ struct magdyn_gas {
      * the particles are numbered now (NULL: the ranks are the numbers) */
     int *rank_of;
 
-    /* time: the epoch origin t_base plus time within the epoch */
-    double t_base, time;
+    /* time: the epoch origin t_base plus time within the epoch; t_now the
+     * time the caller sees between calls, exactly the t_end an advance
+     * reached (t_base + time may differ from it in the last bit) */
+    double t_base, time, t_now;
 
     /* counters and accumulators */
     long long collisions, wall_collisions, events, crossings, stale;

@@ -12,7 +12,7 @@ void magdyn_gas_reset_observables(magdyn_gas *g)
     if (!g) return;
     g->obs_ke_int = 0.0;
     g->obs_t_acc = g->time;
-    g->obs_t0 = g->t_base + g->time;
+    g->obs_t0 = g->t_now;
     g->obs_coll = g->obs_wall = g->obs_events = g->obs_crossings = g->obs_stale = 0;
     g->obs_virial = g->obs_wall_dp = 0.0;
 }
@@ -24,7 +24,7 @@ magdyn_status magdyn_gas_observe(const magdyn_gas *g, int species, magdyn_gas_ob
     int k, n_all;
     if (!g || !out || species < MAGDYN_GAS_ALL_SPECIES) return MAGDYN_EINVAL;
     memset(&o, 0, sizeof o);
-    o.time = g->t_base + g->time;
+    o.time = g->t_now;
     for (k = 0; k < g->n; k++) {
         const gas_particle *p = &g->p[k];
         double m = g->ev[k].mass;
