@@ -1,6 +1,7 @@
 /* body.c - mass properties and state of a rigid box (layer 2). */
 #include <float.h>
 #include <math.h>
+#include "detvec.h"
 #include <magdyn/body.h>
 
 /* Subnormal masses, sizes or inertias lose their precision, and their
@@ -217,7 +218,7 @@ void magdyn_body_drift(magdyn_body *b, double h)
     if (!b || b->fixed) return;
     l = spin_momentum(b);
     b->position = magdyn_vec3_madd(b->position, h, b->velocity);
-    b->orientation = magdyn_quat_integrate(b->orientation,
+    b->orientation = md_quat_integrate(b->orientation,
                                            magdyn_quat_rotate_inv(b->orientation, b->omega), h);
     b->omega = omega_of(b, l);
 }

@@ -7,6 +7,7 @@
 #define MAGDYN_CUBOID_CHECK_H
 
 #include <math.h>
+#include "detmath.h"
 #include <magdyn/dipole.h>
 
 /* MAGDYN_ENONFINITE for NaN/Inf, MAGDYN_EINVAL for a half extent not > 0,
@@ -36,7 +37,7 @@ static inline magdyn_status mdc_pair_range(const magdyn_cuboid *src, const magdy
     double d = magdyn_vec3_dist(src->center, dst->center), scale;
     if (js == 0.0 || jd == 0.0) return MAGDYN_OK;
     /* in logarithms: the scale itself may overflow or underflow */
-    scale = log(js) + log(jd) - log(MAGDYN_MU0) + 2.0 * log(l) + log(l + d);
+    scale = md_log(js) + md_log(jd) - md_log(MAGDYN_MU0) + 2.0 * md_log(l) + md_log(l + d);
     if (!(fabs(scale) <= 270.0 * 2.302585092994046)) return MAGDYN_ERANGE;
     return MAGDYN_OK;
 }

@@ -35,6 +35,7 @@
  * at 1e-4, 1e-5 and 1e-6 (worst true error 0.8 of the tolerance).
  */
 #include <math.h>
+#include "detmath.h"
 #include "cuboid_cubature.h"
 #include "cuboid_energy.h"
 #include "cuboid_pose.h"
@@ -77,16 +78,16 @@ static double face_potential(magdyn_vec3 h, int g, magdyn_vec3 r)
     for (i = 0; i < 2; i++) {
         double p2 = X[i] * X[i] + ww;
         if (X[i] != 0.0)
-            s += (i ? 1.0 : -1.0) * X[i] * log(yr(Y[1], p2, R[i][1]) / yr(Y[0], p2, R[i][0]));
+            s += (i ? 1.0 : -1.0) * X[i] * md_log(yr(Y[1], p2, R[i][1]) / yr(Y[0], p2, R[i][0]));
     }
     for (k = 0; k < 2; k++) {
         double p2 = Y[k] * Y[k] + ww;
         if (Y[k] != 0.0)
-            s += (k ? 1.0 : -1.0) * Y[k] * log(yr(X[1], p2, R[1][k]) / yr(X[0], p2, R[0][k]));
+            s += (k ? 1.0 : -1.0) * Y[k] * md_log(yr(X[1], p2, R[1][k]) / yr(X[0], p2, R[0][k]));
     }
     if (aw > 0.0)
         for (i = 0; i < 2; i++)
-            for (k = 0; k < 2; k++) s -= (i == k ? 1.0 : -1.0) * aw * atan2(X[i] * Y[k], aw * R[i][k]);
+            for (k = 0; k < 2; k++) s -= (i == k ? 1.0 : -1.0) * aw * md_atan2(X[i] * Y[k], aw * R[i][k]);
     return s;
 }
 

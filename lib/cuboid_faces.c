@@ -1,5 +1,6 @@
 /* cuboid_faces.c - see cuboid_faces.h. */
 #include <math.h>
+#include "detmath.h"
 #include "cuboid_faces.h"
 
 /* y + sqrt(p2 + y^2) without cancellation for y < 0 (p2 > 0 there) */
@@ -33,19 +34,19 @@ magdyn_vec3 cf_face_field(magdyn_vec3 h, magdyn_vec3 j, int g, magdyn_vec3 r)
     /* I_u = sum_i s_i [ln(Y + R_i.)]_{Y1}^{Y2}, s = (+1, -1) for X = (u-A, u+A) */
     for (i = 0; i < 2; i++) {
         double p2 = X[i] * X[i] + ww, si = i ? -1.0 : 1.0;
-        double t = log(cf_yr(Y[1], p2, R[i][1]) / cf_yr(Y[0], p2, R[i][0]));
+        double t = md_log(cf_yr(Y[1], p2, R[i][1]) / cf_yr(Y[0], p2, R[i][0]));
         if (isfinite(t)) iu += si * t;
     }
     for (k = 0; k < 2; k++) {
         double p2 = Y[k] * Y[k] + ww, sk = k ? -1.0 : 1.0;
-        double t = log(cf_yr(X[1], p2, R[1][k]) / cf_yr(X[0], p2, R[0][k]));
+        double t = md_log(cf_yr(X[1], p2, R[1][k]) / cf_yr(X[0], p2, R[0][k]));
         if (isfinite(t)) iv += sk * t;
     }
     /* solid angle, signed by the side: sum s_i s_k atan(X Y / (w R)) */
     for (i = 0; i < 2; i++)
         for (k = 0; k < 2; k++) {
             double s = (i == k) ? 1.0 : -1.0;
-            iw += s * atan2(X[i] * Y[k], aw * R[i][k]);
+            iw += s * md_atan2(X[i] * Y[k], aw * R[i][k]);
         }
     if (w < 0.0) iw = -iw;
     js /= 4.0 * MAGDYN_PI;
@@ -66,11 +67,11 @@ static double cf_phi(double A, double B, double x, double y)
     /* corner signs: + at (X2, Y2) and (X1, Y1) */
     for (i = 0; i < 2; i++) {
         double si = i ? 1.0 : -1.0, p2 = X[i] * X[i];
-        if (X[i] != 0.0) s += si * X[i] * log(cf_yr(Y[1], p2, R[i][1]) / cf_yr(Y[0], p2, R[i][0]));
+        if (X[i] != 0.0) s += si * X[i] * md_log(cf_yr(Y[1], p2, R[i][1]) / cf_yr(Y[0], p2, R[i][0]));
     }
     for (k = 0; k < 2; k++) {
         double sk = k ? 1.0 : -1.0, p2 = Y[k] * Y[k];
-        if (Y[k] != 0.0) s += sk * Y[k] * log(cf_yr(X[1], p2, R[1][k]) / cf_yr(X[0], p2, R[0][k]));
+        if (Y[k] != 0.0) s += sk * Y[k] * md_log(cf_yr(X[1], p2, R[1][k]) / cf_yr(X[0], p2, R[0][k]));
     }
     return s;
 }
@@ -176,7 +177,7 @@ void cf_boundary(double A, double B, const double q[4][2], const double c[2], do
     err[0] = err[1] = 0.0;
     for (e = 0; e < 4; e++) {
         const double *p0 = q[e], *p1 = q[(e + 1) & 3];
-        double d[2] = {p1[0] - p0[0], p1[1] - p0[1]}, len = hypot(d[0], d[1]);
+        double d[2] = {p1[0] - p0[0], p1[1] - p0[1]}, len = md_hypot(d[0], d[1]);
         double nu[2], stack[CF_MAX_PIECES][2], acc[2] = {0, 0}, ae[2] = {0, 0};
         double c0, c1, etol0 = tol0 / 4.0, etol1 = tol1 / 4.0;   /* per edge */
         int top, used = 0;
@@ -278,12 +279,12 @@ static void cf_gap_terms(double A, double B, double x, double y, double Z, doubl
         double p2 = X[i] * X[i] + zz;
         /* corner weights at this X: + at Y[i], - at Y[1 - i] */
         double re0 = Z * R[i][i], im0 = X[i] * Y[i], re1 = Z * R[i][1 - i], im1 = X[i] * Y[1 - i];
-        lyi[i] = log(cf_yr(Y[i], p2, R[i][i]) / cf_yr(Y[1 - i], p2, R[i][1 - i]));
-        atni[i] = atan2(im0 * re1 - re0 * im1, re0 * re1 + im0 * im1);
+        lyi[i] = md_log(cf_yr(Y[i], p2, R[i][i]) / cf_yr(Y[1 - i], p2, R[i][1 - i]));
+        atni[i] = md_atan2(im0 * re1 - re0 * im1, re0 * re1 + im0 * im1);
     }
     for (k = 0; k < 2; k++) {
         double p2 = Y[k] * Y[k] + zz;
-        lxk[k] = log(cf_yr(X[k], p2, R[k][k]) / cf_yr(X[1 - k], p2, R[1 - k][k]));
+        lxk[k] = md_log(cf_yr(X[k], p2, R[k][k]) / cf_yr(X[1 - k], p2, R[1 - k][k]));
     }
     for (i = 0; i < 2; i++) {
         double w1 = X[i] * atni[i] + Z * lyi[i];
@@ -347,7 +348,7 @@ void cf_boundary_gap(double A, double B, double Z, const double q[4][2], const d
     err[0] = err[1] = 0.0;
     for (e = 0; e < 4; e++) {
         const double *p0 = q[e], *p1 = q[(e + 1) & 3];
-        double d[2] = {p1[0] - p0[0], p1[1] - p0[1]}, len = hypot(d[0], d[1]);
+        double d[2] = {p1[0] - p0[0], p1[1] - p0[1]}, len = md_hypot(d[0], d[1]);
         double nu[2], stack[CF_MAX_PIECES][2], acc[5] = {0, 0, 0, 0, 0}, ae[5] = {0, 0, 0, 0, 0};
         double c0, c1, etol0 = tol0 / 4.0, etol1 = tol1 / 4.0;   /* per edge */
         int top, used = 0;

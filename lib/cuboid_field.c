@@ -27,6 +27,7 @@
  *    from two thicker ones (field_close).
  */
 #include <math.h>
+#include "detmath.h"
 #include <magdyn/dipole.h>
 #include "cuboid_thin.h"
 
@@ -65,7 +66,7 @@ static double solid_angle(double xl, double xh, double yl, double yh, double h,
             im = re * u + im * v;
             re = t;
         }
-    arg = atan2(im, re);
+    arg = md_atan2(im, re);
     inside = xl < 0.0 && xh > 0.0 && yl < 0.0 && yh > 0.0;
     if (arg < 0.0) {
         double half_min = fmin(xh - xl, yh - yl) * 0.5;
@@ -112,9 +113,9 @@ static magdyn_vec3 field_octant(double a, double b, double c, magdyn_vec3 j,
                     if (need_ly) ly[e] *= log_factor(Y[iy], xx + zz, r);
                     if (need_lz) lz[e] *= log_factor(Z[iz], xx + yy, r);
                 }
-        if (need_lx) slx = log(lx[0] / lx[1]);
-        if (need_ly) sly = log(ly[0] / ly[1]);
-        if (need_lz) slz = log(lz[0] / lz[1]);
+        if (need_lx) slx = md_log(lx[0] / lx[1]);
+        if (need_ly) sly = md_log(ly[0] / ly[1]);
+        if (need_lz) slz = md_log(lz[0] / lz[1]);
     }
     /* S[atan(XY/ZR)] = Omega(z + c) - Omega(z - c): the two charged z faces
      * seen from the point (solid angles signed by the side).  The face's

@@ -51,6 +51,7 @@
  * estimate allows.
  */
 #include <math.h>
+#include "detmath.h"
 #include <string.h>
 #include <magdyn/dipole.h>
 #include "cuboid_check.h"
@@ -316,8 +317,8 @@ static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid 
             magdyn_vec3 jd = magdyn_mat3_mulv(pb.rel, dst->polarization);   /* src frame */
             double js_off, jd_off;
             if (g < 0) continue;
-            js_off = hypot(comp(pb.j_s, (a + 1) % 3), comp(pb.j_s, (a + 2) % 3)) / fabs(comp(pb.j_s, a));
-            jd_off = hypot(comp(jd, (a + 1) % 3), comp(jd, (a + 2) % 3)) / fmax(fabs(comp(jd, a)), 1e-300);
+            js_off = md_hypot(comp(pb.j_s, (a + 1) % 3), comp(pb.j_s, (a + 2) % 3)) / fabs(comp(pb.j_s, a));
+            jd_off = md_hypot(comp(jd, (a + 1) % 3), comp(jd, (a + 2) % 3)) / fmax(fabs(comp(jd, a)), 1e-300);
             if ((js_off > 1e-12 && jd_off <= 1e-12)
                 || ((js_off > 1e-12) == (jd_off > 1e-12) && comp(pb.half_d, f / 2) < comp(pb.half_s, a)))
                 return (magdyn_status)PREFER_SWAP;

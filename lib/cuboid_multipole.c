@@ -32,6 +32,7 @@
  * the estimate is at most MDC_MP_SHARE rel_tol of the result.
  */
 #include <math.h>
+#include "detmath.h"
 #include "cuboid_multipole.h"
 
 #define C6F 5.0
@@ -114,7 +115,7 @@ int mdc_cuboid_multipole(const magdyn_cuboid *src, const magdyn_cuboid *dst, dou
     double dist = magdyn_vec3_dist(src->center, dst->center), q, scale, ef, et;
     magdyn_vec3 f, t;
     if (!(dist > MIN_RATIO * (ls + ld))) return 0;
-    q = pow(ls / dist, 6) + pow(ld / dist, 6);
+    q = md_pow(ls / dist, 6) + md_pow(ld / dist, 6);
     scale = MAGDYN_MU0 / (4.0 * MAGDYN_PI) * magdyn_vec3_norm(magdyn_cuboid_moment(src))
             * magdyn_vec3_norm(magdyn_cuboid_moment(dst)) / (dist * dist * dist);
     ef = C6F * q * 3.0 * scale / dist;

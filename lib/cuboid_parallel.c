@@ -20,6 +20,7 @@
  * limit from the side the boxes are on.
  */
 #include <math.h>
+#include "detmath.h"
 #include <stddef.h>
 #include <magdyn/dipole.h>
 #include "cuboid_thin.h"
@@ -31,12 +32,12 @@
 static double log_minus(double a, double p2, double r)
 {
     double arg = (a > 0.0) ? p2 / (r + a) : r - a;
-    return arg > 0.0 ? log(arg) : 0.0;
+    return arg > 0.0 ? md_log(arg) : 0.0;
 }
 static double log_plus(double a, double p2, double r)
 {
     double arg = (a < 0.0) ? p2 / (r - a) : r + a;
-    return arg > 0.0 ? log(arg) : 0.0;
+    return arg > 0.0 ? md_log(arg) : 0.0;
 }
 
 /*
@@ -70,9 +71,9 @@ static void corner_terms(double u, double v, double w, double wsign, double s,
     magdyn_vec3 ph;
     if (u * v == 0.0) A = 0.0;
     else if (w == 0.0) A = copysign(0.5 * MAGDYN_PI, u * v * wsign);
-    else A = atan(u * v / (r * w));
-    atu = (w == 0.0) ? 0.0 : atan(u / w);          /* multiplied by w or w^3 */
-    atv = (w == 0.0) ? 0.0 : atan(v / w);
+    else A = md_atan(u * v / (r * w));
+    atu = (w == 0.0) ? 0.0 : md_atan(u / w);          /* multiplied by w or w^3 */
+    atv = (w == 0.0) ? 0.0 : md_atan(v / w);
     ph.x = 0.5 * (vv - ww) * lum + u * v * lvm + v * w * A + 0.5 * r * u;
     ph.y = 0.5 * (uu - ww) * lvm + u * v * lum + u * w * A + 0.5 * r * v;
     ph.z = -u * w * lum - v * w * lvm + u * v * A - r * w;

@@ -4,6 +4,7 @@
  * closely enough for the closed form of cuboid_parallel.c.
  */
 #include <math.h>
+#include "detmath.h"
 #include "cuboid_pose.h"
 
 static double comp(magdyn_vec3 v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
@@ -65,7 +66,7 @@ int mdc_pose_closed_form(const magdyn_cuboid *src, const magdyn_cuboid *dst, mag
     magdyn_cuboid s2 = *src, d2 = *dst;
     magdyn_vec3 f, tq;
     int a, b, k;
-    if (magdyn_vec3_norm(t) > fmin(ls, ld) * pow(1e12 * rel_tol, 0.2)) return 0;
+    if (magdyn_vec3_norm(t) > fmin(ls, ld) * md_pow(1e12 * rel_tol, 0.2)) return 0;
     for (a = 0; a < 3; a++) {
         int ones = 0;
         for (b = 0; b < 3; b++) {
@@ -107,6 +108,6 @@ double mdc_pair_scale(const magdyn_cuboid *src, const magdyn_cuboid *dst, double
     double e = magdyn_vec3_norm(src->polarization) * magdyn_vec3_norm(dst->polarization) / MAGDYN_MU0;
     int k;
     for (k = 0; k < size_power; k++) e *= ld;
-    if (dist > ls + ld) e *= pow((ls + ld) / dist, fall_power);
+    if (dist > ls + ld) e *= md_pow((ls + ld) / dist, fall_power);
     return e;
 }

@@ -9,6 +9,7 @@
  * bound is relative to (pair_order_adaptive).
  */
 #include <math.h>
+#include "detmath.h"
 #include <stdlib.h>
 #include "dipole_tree.h"
 #include "dipole_tree_walk.h"
@@ -87,10 +88,10 @@ void mdt_push(tree *T, pair_list *l, int a, int b, int order)
 static int pair_order(const tree *T, double rho)
 {
     int q, p = T->t.p;
-    double lr = log(rho);
+    double lr = md_log(rho);
     for (q = p / 2; q < p; q++) {
         double c = q + 3.0;
-        if ((q + 1) * lr + log(c * c * c) <= T->err_model) return q;
+        if ((q + 1) * lr + md_log(c * c * c) <= T->err_model) return q;
     }
     return p;
 }
@@ -118,11 +119,11 @@ static int pair_order_adaptive(const tree *T, const cell *a, const cell *b, doub
     if (!(ua > 0 && ub > 0)) return 0;   /* a cell without moments: the table decides */
     need = fmin(a->smin / ua, b->smin / ub) * T->tol / ACC_PAIRS;
     if (!(need > 0)) return 0;
-    lr = log(rho);
-    ln = log(need / ACC_C);
+    lr = md_log(rho);
+    ln = md_log(need / ACC_C);
     for (q = 2; q <= T->t.p; q++) {
         double c = q + 3.0;
-        if ((q + 1) * lr + log(c * c * c) <= ln) return q;
+        if ((q + 1) * lr + md_log(c * c * c) <= ln) return q;
     }
     return 0;
 }
@@ -166,7 +167,7 @@ static void walk(tree *T, int ci)
 void mdt_walk(tree *T)
 {
     int p = T->t.p;
-    T->err_model = (p + 1) * log(T->theta) + 3 * log(p + 3.0) - log(ORDER_MARGIN);
+    T->err_model = (p + 1) * md_log(T->theta) + 3 * md_log(p + 3.0) - md_log(ORDER_MARGIN);
     walk(T, 0);
 }
 

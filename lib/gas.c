@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include "detmath.h"
 #include "gas_impl.h"
 #include "reserved.h"
 
@@ -148,8 +149,8 @@ static int shapes_overlap(const magdyn_gas *g, const shape *a, const shape *b)
     for (i = 0; i < na; i++)
         for (j = 0; j < nb; j++) {
             double sa = i ? -a->l : a->l, sb = j ? -b->l : b->l;
-            double ex = dx + sa * cos(a->angle) - sb * cos(b->angle);
-            double ey = dy + sa * sin(a->angle) - sb * sin(b->angle);
+            double ex = dx + sa * md_cos(a->angle) - sb * md_cos(b->angle);
+            double ey = dy + sa * md_sin(a->angle) - sb * md_sin(b->angle);
             if (ex * ex + ey * ey < lim * lim) return 1;
         }
     return 0;
@@ -216,7 +217,7 @@ static int add_particle(magdyn_gas *g, shape s, double reach, magdyn_vec2 v, dou
     magdyn_status st;
     if (species < 0) return MAGDYN_EINVAL;
     if (!(s.rad >= GAS_LEN_MIN && reach <= GAS_LEN_MAX) || (r && !(s.l >= GAS_LEN_MIN)) ||
-        !(hypot(v.x, v.y) + (r ? fabs(r->omega) * reach : 0.0) <= GAS_SPEED_MAX))
+        !(md_hypot(v.x, v.y) + (r ? fabs(r->omega) * reach : 0.0) <= GAS_SPEED_MAX))
         return MAGDYN_ERANGE;
     /* two particles must be resolved by the coordinates of the box */
     if (g->n >= 1 && !(fmin(s.rad, g->min_rad) >= GAS_RESOLUTION * fmax(w, h))) return MAGDYN_ERANGE;
@@ -226,7 +227,7 @@ static int add_particle(magdyn_gas *g, shape s, double reach, magdyn_vec2 v, dou
         if (s.y == h) s.y = 0.0;
         if (gas_cell_min(reach) * 3.0 > w || gas_cell_min(reach) * 3.0 > h) return MAGDYN_ERANGE;
     } else {
-        double ex = fabs(s.l * cos(s.angle)), ey = fabs(s.l * sin(s.angle));
+        double ex = fabs(s.l * md_cos(s.angle)), ey = fabs(s.l * md_sin(s.angle));
         if (s.x - ex - s.rad < 0.0 || s.x + ex + s.rad > w ||
             s.y - ey - s.rad < 0.0 || s.y + ey + s.rad > h)
             return MAGDYN_ERANGE;

@@ -5,6 +5,7 @@
  */
 #include <float.h>
 #include <math.h>
+#include "detmath.h"
 #include "kinetics_impl.h"
 #include "gas_impl.h"
 #include "gas_collide.h"
@@ -56,8 +57,8 @@ static double closing_speed(const magdyn_gas *g, int k, int j, mdk_arm a, mdk_ar
                             double ex, double ey)
 {
     const gas_particle *p = &g->p[k], *q = &g->p[j];
-    double d = hypot(ex, ey), nx = ex / d, ny = ey / d;
-    double ka = a.l * (cos(a.th) * ny - sin(a.th) * nx), kb = b.l * (cos(b.th) * ny - sin(b.th) * nx);
+    double d = md_hypot(ex, ey), nx = ex / d, ny = ey / d;
+    double ka = a.l * (md_cos(a.th) * ny - md_sin(a.th) * nx), kb = b.l * (md_cos(b.th) * ny - md_sin(b.th) * nx);
     return -(nx * (p->vx - q->vx) + ny * (p->vy - q->vy) + a.om * ka - b.om * kb);
 }
 
@@ -89,9 +90,9 @@ static void double_contact(const magdyn_gas *g, int k, int j, double dx, double 
     int a, b;
     for (a = 0; a < nk; a++)
         for (b = 0; b < nj; b++) {
-            double x1 = dx + ak[a].l * cos(ak[a].th) - aj[b].l * cos(aj[b].th);
-            double y1 = dy + ak[a].l * sin(ak[a].th) - aj[b].l * sin(aj[b].th), u;
-            if (!(gap[a][b] <= tol) || !(hypot(x1, y1) > 0.0)) continue;
+            double x1 = dx + ak[a].l * md_cos(ak[a].th) - aj[b].l * md_cos(aj[b].th);
+            double y1 = dy + ak[a].l * md_sin(ak[a].th) - aj[b].l * md_sin(aj[b].th), u;
+            if (!(gap[a][b] <= tol) || !(md_hypot(x1, y1) > 0.0)) continue;
             u = closing_speed(g, k, j, ak[a], aj[b], x1, y1);
             if (u > best) { best = u; *ba = a; *bb = b; *ex = x1; *ey = y1; }
         }
@@ -239,9 +240,9 @@ int gas_do_pair(magdyn_gas *g, int k, int j)
     double s = g->rad[k] + g->rad[j], bestgap = INFINITY, ex = 0, ey = 0, gap[2][2];
     for (a = 0; a < nk; a++)
         for (b = 0; b < nj; b++) {
-            double x1 = dx + ak[a].l * cos(ak[a].th) - aj[b].l * cos(aj[b].th);
-            double y1 = dy + ak[a].l * sin(ak[a].th) - aj[b].l * sin(aj[b].th);
-            gap[a][b] = hypot(x1, y1) - s;
+            double x1 = dx + ak[a].l * md_cos(ak[a].th) - aj[b].l * md_cos(aj[b].th);
+            double y1 = dy + ak[a].l * md_sin(ak[a].th) - aj[b].l * md_sin(aj[b].th);
+            gap[a][b] = md_hypot(x1, y1) - s;
             if (gap[a][b] < bestgap) { bestgap = gap[a][b]; ba = a; bb = b; ex = x1; ey = y1; }
         }
     double scale = fabs(ak0.x) + fabs(ak0.y) + fabs(aj0.x) + fabs(aj0.y)
@@ -257,13 +258,13 @@ int gas_do_pair(magdyn_gas *g, int k, int j)
         T.m = 0;
         for (a = 0; a < nk; a++)
             for (b = 0; b < nj; b++) {
-                double x1 = dx + ak[a].l * cos(ak[a].th) - aj[b].l * cos(aj[b].th);
-                double y1 = dy + ak[a].l * sin(ak[a].th) - aj[b].l * sin(aj[b].th), h = hypot(x1, y1);
+                double x1 = dx + ak[a].l * md_cos(ak[a].th) - aj[b].l * md_cos(aj[b].th);
+                double y1 = dy + ak[a].l * md_sin(ak[a].th) - aj[b].l * md_sin(aj[b].th), h = md_hypot(x1, y1);
                 if (!(gap[a][b] <= tol) || !(h > 0.0)) continue;
                 T.nx[T.m] = x1 / h;
                 T.ny[T.m] = y1 / h;
-                T.k1[T.m] = ak[a].l * (cos(ak[a].th) * T.ny[T.m] - sin(ak[a].th) * T.nx[T.m]);
-                T.k2[T.m] = aj[b].l * (cos(aj[b].th) * T.ny[T.m] - sin(aj[b].th) * T.nx[T.m]);
+                T.k1[T.m] = ak[a].l * (md_cos(ak[a].th) * T.ny[T.m] - md_sin(ak[a].th) * T.nx[T.m]);
+                T.k2[T.m] = aj[b].l * (md_cos(aj[b].th) * T.ny[T.m] - md_sin(aj[b].th) * T.nx[T.m]);
                 T.m++;
             }
         if (T.m > 1) {
@@ -277,11 +278,11 @@ int gas_do_pair(magdyn_gas *g, int k, int j)
     }
     if (nk * nj > 1 && !approaching_ends(g, k, j, ak[ba], aj[bb], ex, ey))
         double_contact(g, k, j, dx, dy, ak, nk, aj, nj, gap, tol, &ba, &bb, &ex, &ey);
-    d = hypot(ex, ey);
+    d = md_hypot(ex, ey);
     if (!(d > 0.0)) return 0;
     nx = ex / d; ny = ey / d;
-    if (rk >= 0) k1 = ak[ba].l * (cos(ak[ba].th) * ny - sin(ak[ba].th) * nx);
-    if (rj >= 0) k2 = aj[bb].l * (cos(aj[bb].th) * ny - sin(aj[bb].th) * nx);
+    if (rk >= 0) k1 = ak[ba].l * (md_cos(ak[ba].th) * ny - md_sin(ak[ba].th) * nx);
+    if (rj >= 0) k2 = aj[bb].l * (md_cos(aj[bb].th) * ny - md_sin(aj[bb].th) * nx);
     ke0 = ke_of(g, k) + ke_of(g, j);
     e = g->e_pair;
     if (e < 1.0) e = tc_restitution(g, k, j, e);
@@ -329,7 +330,7 @@ int gas_do_wall(magdyn_gas *g, int k, int wall, int end)
     if (r >= 0) {
         gas_rotor *q = &g->rot[r];
         double l = end ? -q->half_length : q->half_length, b = g->rad[k];
-        double ex = a.x + l * cos(a.th), ey = a.y + l * sin(a.th);
+        double ex = a.x + l * md_cos(a.th), ey = a.y + l * md_sin(a.th);
         double gap = wall == 0 ? ex - b : wall == 1 ? g->par.width - ex - b
                    : wall == 2 ? ey - b : g->par.height - ey - b;
         /* a root search that ran out of steps returns an early time, a
@@ -339,7 +340,7 @@ int gas_do_wall(magdyn_gas *g, int k, int wall, int end)
                      + fabs(q->omega * l) * fabs(g->time);
         if (!(gap <= contact_tol(q->half_length + b, scale))) return 0;
         w = &q->omega; ii = q->inv_inertia;
-        k1 = l * (cos(a.th) * ny - sin(a.th) * nx);
+        k1 = l * (md_cos(a.th) * ny - md_sin(a.th) * nx);
     }
     ke0 = ke_of(g, k);
     e = g->e_wall;

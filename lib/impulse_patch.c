@@ -3,6 +3,7 @@
  * manifold under an elliptic limit surface.  See impulse_impl.h.
  */
 #include <math.h>
+#include "detmath.h"
 #include "impulse_impl.h"
 
 /* The point's offset from the centre, in the tangent plane (t1, t2). */
@@ -21,8 +22,8 @@ static void planar(magdyn_vec3 p, magdyn_vec3 centre, magdyn_vec3 t1, magdyn_vec
 static double fan_moment(double h, double s0, double s1)
 {
     double u0 = s0 / h, u1 = s1 / h;
-    double g0 = 0.5 * (u0 * sqrt(1.0 + u0 * u0) + asinh(u0));
-    double g1 = 0.5 * (u1 * sqrt(1.0 + u1 * u1) + asinh(u1));
+    double g0 = 0.5 * (u0 * sqrt(1.0 + u0 * u0) + md_asinh(u0));
+    double g1 = 0.5 * (u1 * sqrt(1.0 + u1 * u1) + md_asinh(u1));
     return h * h * h / 3.0 * (g1 - g0);
 }
 
@@ -36,10 +37,10 @@ static double twist_reach(double *x, double *y, int n)
     double ang[MAGDYN_MAX_CONTACTS], area = 0.0, moment = 0.0, span = 0.0;
     int i, j;
     for (i = 0; i < n; i++)
-        for (j = i + 1; j < n; j++) span = fmax(span, hypot(x[i] - x[j], y[i] - y[j]));
+        for (j = i + 1; j < n; j++) span = fmax(span, md_hypot(x[i] - x[j], y[i] - y[j]));
     if (n < 3 || span <= 0.0) return 0.25 * span;
     /* order the vertices around the centre */
-    for (i = 0; i < n; i++) ang[i] = atan2(y[i], x[i]);
+    for (i = 0; i < n; i++) ang[i] = md_atan2(y[i], x[i]);
     for (i = 1; i < n; i++)
         for (j = i; j > 0 && ang[j - 1] > ang[j]; j--) {
             double t;
@@ -49,7 +50,7 @@ static double twist_reach(double *x, double *y, int n)
         }
     for (i = 0; i < n; i++) {
         double px = x[i], py = y[i], qx = x[(i + 1) % n], qy = y[(i + 1) % n];
-        double len = hypot(qx - px, qy - py), dx, dy, s0, h;
+        double len = md_hypot(qx - px, qy - py), dx, dy, s0, h;
         if (len <= 0.0) continue;
         dx = (qx - px) / len;
         dy = (qy - py) / len;

@@ -5,12 +5,15 @@
  * stays baseline x86-64 while using the wider units.  GCC on x86-64 Linux
  * only: clang 14 exports the clone's resolver symbol, and under
  * ThreadSanitizer the instrumented resolver would run before the
- * sanitizer's runtime is up.
+ * sanitizer's runtime is up.  Not with --enable-bitstable (bitstable.h):
+ * then one portable kernel, whatever the processor.
  */
 #ifndef MAGDYN_KERNEL_CLONES_H
 #define MAGDYN_KERNEL_CLONES_H
 
-#if defined(__x86_64__) && defined(__linux__) && defined(__has_attribute) && !defined(__clang__) \
+#include "bitstable.h"
+
+#if !MAGDYN_BITSTABLE && defined(__x86_64__) && defined(__linux__) && defined(__has_attribute) && !defined(__clang__) \
     && !defined(__SANITIZE_THREAD__)
 #  if __has_attribute(target_clones)
 #    define KERNEL_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))

@@ -5,6 +5,8 @@
  */
 #include <float.h>
 #include <math.h>
+#include "detmath.h"
+#include "detvec.h"
 #include <stddef.h>
 #include "kinetics_impl.h"
 
@@ -36,7 +38,7 @@ void magdyn_rotor_ends(const magdyn_rotor *r, magdyn_vec2 *end0, magdyn_vec2 *en
 {
     magdyn_vec2 u;
     if (!r) return;
-    u = magdyn_v2(r->half_length * cos(r->angle), r->half_length * sin(r->angle));
+    u = magdyn_v2(r->half_length * md_cos(r->angle), r->half_length * md_sin(r->angle));
     if (end0) *end0 = magdyn_vec2_add(r->r, u);
     if (end1) *end1 = magdyn_vec2_sub(r->r, u);
 }
@@ -71,7 +73,7 @@ void magdyn_disc_collide(magdyn_disc *a, magdyn_disc *b, double restitution)
         !restitution_ok(restitution))
         return;
     dx = a->r.x - b->r.x; dy = a->r.y - b->r.y;
-    n = hypot(dx, dy);
+    n = md_hypot(dx, dy);
     if (!(n > 0.0)) return;
     mdk_impulse_discs(dx / n, dy / n, restitution, 1.0 / a->mass, &a->v.x, &a->v.y,
                       1.0 / b->mass, &b->v.x, &b->v.y);
@@ -87,7 +89,7 @@ void magdyn_rough_disc_collide(magdyn_rough_disc *a, magdyn_rough_disc *b,
         !(b->inertia >= DBL_MIN) || !restitution_ok(restitution) || !(beta >= -1.0 && beta <= 1.0))
         return;
     dx = a->d.r.x - b->d.r.x; dy = a->d.r.y - b->d.r.y;
-    n = hypot(dx, dy);
+    n = md_hypot(dx, dy);
     if (!(n > 0.0)) return;
     nx = dx / n; ny = dy / n; tx = -ny; ty = nx;     /* t = z x n */
     ra = a->d.radius; rb = b->d.radius;
@@ -161,11 +163,11 @@ double magdyn_rotor_rotor_contact_time(const magdyn_rotor *a, const magdyn_rotor
 /* 0 or 1: the end of r whose disc is nearer to the point p (gap-wise). */
 static int nearer_end(const magdyn_rotor *r, magdyn_vec2 p, double *dist)
 {
-    magdyn_vec2 e0, e1;
+    magdyn_vec2 e0 = {0.0, 0.0}, e1 = {0.0, 0.0};   /* (set below; gcc -O2 cannot see it through the call) */
     double d0, d1;
     magdyn_rotor_ends(r, &e0, &e1);
-    d0 = magdyn_vec2_norm(magdyn_vec2_sub(e0, p));
-    d1 = magdyn_vec2_norm(magdyn_vec2_sub(e1, p));
+    d0 = md_vec2_norm(magdyn_vec2_sub(e0, p));
+    d1 = md_vec2_norm(magdyn_vec2_sub(e1, p));
     if (dist) *dist = d0 <= d1 ? d0 : d1;
     return d0 <= d1 ? 0 : 1;
 }
@@ -179,11 +181,11 @@ void magdyn_rotor_disc_collide(magdyn_rotor *r, magdyn_disc *d, double restituti
         !restitution_ok(restitution))
         return;
     e = nearer_end(r, d->r, NULL);
-    arm = magdyn_v2((e == 0 ? 1.0 : -1.0) * r->half_length * cos(r->angle),
-                    (e == 0 ? 1.0 : -1.0) * r->half_length * sin(r->angle));
+    arm = magdyn_v2((e == 0 ? 1.0 : -1.0) * r->half_length * md_cos(r->angle),
+                    (e == 0 ? 1.0 : -1.0) * r->half_length * md_sin(r->angle));
     p = magdyn_vec2_add(r->r, arm);
     dd = magdyn_vec2_sub(p, d->r);
-    n = magdyn_vec2_norm(dd);
+    n = md_vec2_norm(dd);
     if (!(n > 0.0)) return;
     nx = dd.x / n; ny = dd.y / n;
     mdk_impulse(nx, ny, restitution, 1.0 / r->mass, 1.0 / r->inertia, arm.x * ny - arm.y * nx,
@@ -203,11 +205,11 @@ void magdyn_rotor_rotor_collide(magdyn_rotor *a, magdyn_rotor *b, double restitu
     magdyn_rotor_ends(b, &eb[0], &eb[1]);
     for (i = 0; i < 2; i++)
         for (j = 0; j < 2; j++) {
-            double dist = magdyn_vec2_norm(magdyn_vec2_sub(ea[i], eb[j]));
+            double dist = md_vec2_norm(magdyn_vec2_sub(ea[i], eb[j]));
             if (dist < best) { best = dist; bi = i; bj = j; }
         }
     dd = magdyn_vec2_sub(ea[bi], eb[bj]);
-    n = magdyn_vec2_norm(dd);
+    n = md_vec2_norm(dd);
     if (!(n > 0.0)) return;
     nx = dd.x / n; ny = dd.y / n;
     arma = magdyn_vec2_sub(ea[bi], a->r);

@@ -9,6 +9,7 @@
 
 #include <float.h>
 #include <math.h>
+#include "detmath.h"
 #include <magdyn/kinetics.h>
 
 /* Relative tolerance of every contact found by the safe root finder. */
@@ -89,7 +90,7 @@ static inline double mdk_pair_root(double d0x, double d0y, double dvx, double dv
                      mdk_arm a, mdk_arm b, double s, double horizon)
 {
     double la = fabs(a.l), lb = fabs(b.l), wa = a.l * a.om, wb = b.l * b.om;
-    double vc = hypot(dvx, dvy), v = vc + fabs(wa) + fabs(wb);
+    double vc = md_hypot(dvx, dvy), v = vc + fabs(wa) + fabs(wb);
     double acc = la * a.om * a.om + lb * b.om * b.om;
     double reach = la + lb + s, t = 0.0, t_end = horizon;
     double c = d0x * d0x + d0y * d0y - reach * reach;
@@ -119,12 +120,12 @@ static inline double mdk_pair_root(double d0x, double d0y, double dvx, double dv
     }
     for (it = 0; it < MDK_ROOT_MAX_ITER; it++) {
         double pa = a.th + a.om * t, pb = b.th + b.om * t;
-        double ca = cos(pa), sa = sin(pa), cb = cos(pb), sb = sin(pb);
+        double ca = md_cos(pa), sa = md_sin(pa), cb = md_cos(pb), sb = md_sin(pb);
         double dx = d0x + dvx * t + a.l * ca - b.l * cb;
         double dy = d0y + dvy * t + a.l * sa - b.l * sb;
         double px = dvx - wa * sa + wb * sb, py = dvy + wa * ca - wb * cb;
         double f = dx * dx + dy * dy - s * s, fp = 2.0 * (dx * px + dy * py);
-        double dn = hypot(dx, dy), hcap = (dn + s) / v, m, h;
+        double dn = md_hypot(dx, dy), hcap = (dn + s) / v, m, h;
         int apart = dn - s > tol_d;
         if (t > t_end) return INFINITY;
         if (!apart && fp < 0.0) return t;
@@ -169,8 +170,8 @@ static inline double mdk_wall_root(double x0, double vx, mdk_arm arm, double x_w
     if (sv <= 0.0 && dir * (x_wall - x0) - la - b > 0.0) return INFINITY;
     for (it = 0; it < MDK_ROOT_MAX_ITER; it++) {
         double ph = arm.th + arm.om * t;
-        double g = dir * (x_wall - (x0 + vx * t + arm.l * cos(ph))) - b;
-        double gp = -dir * (vx - wl * sin(ph)), h;
+        double g = dir * (x_wall - (x0 + vx * t + arm.l * md_cos(ph))) - b;
+        double gp = -dir * (vx - wl * md_sin(ph)), h;
         if (t > horizon) return INFINITY;
         if (g <= tol && gp < 0.0) return t;
         if (m > 0.0) {

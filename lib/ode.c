@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include "detmath.h"
 #include <magdyn/ode.h>
 #include "reserved.h"
 
@@ -194,7 +195,7 @@ static magdyn_status initial_step(magdyn_ode *o, magdyn_ode_rhs f, void *user, d
     if ((s = eval(o, f, user, o->yt, o->k[1])) != MAGDYN_OK) return s;
     for (i = 0; i < o->n; i++) o->yn[i] = o->k[1][i] - o->k[0][i];
     dd2 = rms_scaled(o, o->yn) / h0;
-    h1 = fmax(dd1, dd2) <= 1e-15 ? fmax(1e-6, h0 * 1e-3) : pow(0.01 / fmax(dd1, dd2), EXPO);
+    h1 = fmax(dd1, dd2) <= 1e-15 ? fmax(1e-6, h0 * 1e-3) : md_pow(0.01 / fmax(dd1, dd2), EXPO);
     *h_out = fmin(fmin(100 * h0, h1), o->p.max_step);
     return MAGDYN_OK;
 }
@@ -303,12 +304,12 @@ magdyn_status magdyn_ode_step(magdyn_ode *o, magdyn_ode_rhs f, void *user, doubl
         if ((s = trial(o, f, user, h, &err)) != MAGDYN_OK) return s;
         if (err <= 1.0) break;
         o->st.rejected++;
-        fac = SAFETY * pow(err, -EXPO);
+        fac = SAFETY * md_pow(err, -EXPO);
         h *= fac < FAC_MIN ? FAC_MIN : fac;
         limited = 0;
         if (!(h > hmin)) return MAGDYN_ENOCONV;
     }
-    fac = err > 0 ? SAFETY * pow(err, -EXPO) : FAC_MAX;
+    fac = err > 0 ? SAFETY * md_pow(err, -EXPO) : FAC_MAX;
     fac = fac > FAC_MAX ? FAC_MAX : fac < FAC_MIN ? FAC_MIN : fac;
     hn = fmin(h * fac, o->p.max_step);
     /* a step cut short by h_max says little about the step the error allows */

@@ -6,6 +6,7 @@
  * continuously to the face axes instead of being padded with an epsilon.
  */
 #include <math.h>
+#include "detmath.h"
 #include <float.h>
 #include <magdyn/sat.h>
 #include "obb_core.h"
@@ -137,9 +138,9 @@ int magdyn_rect_sat(const magdyn_rect *a, const magdyn_rect *b, magdyn_rect_sat_
         }
         return 0;
     }
-    ax[0][0] = cos(a->angle); ax[0][1] = sin(a->angle);
+    ax[0][0] = md_cos(a->angle); ax[0][1] = md_sin(a->angle);
     ax[1][0] = -ax[0][1];     ax[1][1] = ax[0][0];
-    bx[0][0] = cos(b->angle); bx[0][1] = sin(b->angle);
+    bx[0][0] = md_cos(b->angle); bx[0][1] = md_sin(b->angle);
     bx[1][0] = -bx[0][1];     bx[1][1] = bx[0][0];
     t[0] = a->center.x - b->center.x;
     t[1] = a->center.y - b->center.y;

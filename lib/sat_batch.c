@@ -33,6 +33,7 @@
 #endif
 #include <magdyn/sat.h>
 #include "sat_batch_impl.h"
+#include "bitstable.h"
 #ifdef LANES4_AVAILABLE
 #include <stdatomic.h>
 #endif
@@ -270,9 +271,13 @@ __attribute__((target("avx2,avx512f,avx512vl"))) static void overlap_avx512(cons
 
 /* The widest path the processor has.  Asked once: a relaxed atomic, as
  * threads that race here store the same value; a property of the machine,
- * not state a caller can change or see. */
+ * not state a caller can change or see.  With --enable-bitstable none: the
+ * same path on every machine (bitstable.h). */
 static int cpu_isa(void)
 {
+#if MAGDYN_BITSTABLE
+    return BATCH_ISA_NONE;
+#else
     static atomic_int isa = -1;
     int v = atomic_load_explicit(&isa, memory_order_relaxed);
     if (v < 0) {
@@ -282,6 +287,7 @@ static int cpu_isa(void)
         atomic_store_explicit(&isa, v, memory_order_relaxed);
     }
     return v;
+#endif
 }
 
 int sat_batch_isa(magdyn_simd simd)

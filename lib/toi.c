@@ -1,5 +1,6 @@
 /* toi.c - time of impact of two moving boxes (layer 2). */
 #include <math.h>
+#include "detvec.h"
 #include <string.h>
 #include <magdyn/toi.h>
 
@@ -166,7 +167,7 @@ static magdyn_obb screw_moved(const magdyn_obb *o, magdyn_vec3 v, magdyn_vec3 w,
 {
     magdyn_obb r = *o;
     r.center = magdyn_vec3_madd(o->center, t, v);
-    r.orientation = magdyn_quat_mul(magdyn_quat_from_rotvec(magdyn_vec3_scale(w, t)), o->orientation);
+    r.orientation = magdyn_quat_mul(md_quat_from_rotvec(magdyn_vec3_scale(w, t)), o->orientation);
     return r;
 }
 

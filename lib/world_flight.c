@@ -8,6 +8,7 @@
  */
 #include <string.h>
 #include <math.h>
+#include "detvec.h"
 #include <magdyn/toi.h>
 #include "world_impl.h"
 
@@ -112,7 +113,7 @@ static magdyn_status body_at(magdyn_world *w, int i, double theta, double h, mag
             return MAGDYN_ENONFINITE;
     } else if (w->role[i] == ROLE_CONTACT) {
         o->center = magdyn_vec3_madd(b0->position, theta * h, b0->velocity);
-        o->orientation = magdyn_quat_integrate(b0->orientation,
+        o->orientation = md_quat_integrate(b0->orientation,
                                                magdyn_quat_rotate_inv(b0->orientation, b0->omega), theta * h);
     }
     return MAGDYN_OK;

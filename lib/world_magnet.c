@@ -5,6 +5,7 @@
  * every advance, so that adding and advancing never disagree.
  */
 #include <math.h>
+#include "detmath.h"
 #include "world_impl.h"
 #include "reserved.h"
 
@@ -27,23 +28,23 @@ static int within(magdyn_vec3 v)
     return fabs(v.x) <= MAX_STATE && fabs(v.y) <= MAX_STATE && fabs(v.z) <= MAX_STATE;
 }
 
-static double logpos(double x) { return x > 0.0 ? log(x) : -INFINITY; }
+static double logpos(double x) { return x > 0.0 ? md_log(x) : -INFINITY; }
 
 static magdyn_status magnet_range(const magdyn_world *w, const magdyn_body *b, magdyn_vec3 moment)
 {
     double lm = logpos(magdyn_vec3_norm(moment));
     double lmin = fmin(fmin(b->half.x, b->half.y), b->half.z);
-    double lf = log(3e-7) + 2.0 * lm - 4.0 * log(lmin);           /* pair force */
+    double lf = md_log(3e-7) + 2.0 * lm - 4.0 * md_log(lmin);           /* pair force */
     double lb = lm + logpos(magdyn_vec3_norm(w->p.field));         /* torque of B0 */
-    double lg = log(b->mass) + logpos(magdyn_vec3_norm(w->p.gravity));
-    double lt = fmax(lf + log(magdyn_vec3_norm(b->half)), lb);     /* torque */
-    double li = log(fmin(fmin(b->inertia.x, b->inertia.y), b->inertia.z));
+    double lg = md_log(b->mass) + logpos(magdyn_vec3_norm(w->p.gravity));
+    double lt = fmax(lf + md_log(magdyn_vec3_norm(b->half)), lb);     /* torque */
+    double li = md_log(fmin(fmin(b->inertia.x, b->inertia.y), b->inertia.z));
     if (!magdyn_vec3_isfinite(moment)) return MAGDYN_ENONFINITE;
     if (!within(b->position) || !within(b->half) || !(b->mass <= MAX_STATE)
         || (!b->fixed && (!within(b->velocity) || !within(b->omega))))
         return MAGDYN_ERANGE;
     if (isnan(lf) || lf > LOG_BIG || lt > LOG_BIG || lg > LOG_BIG) return MAGDYN_ERANGE;
-    if (!b->fixed && (fmax(lf, lg) - log(b->mass) > LOG_BIG || lt - li > LOG_BIG))
+    if (!b->fixed && (fmax(lf, lg) - md_log(b->mass) > LOG_BIG || lt - li > LOG_BIG))
         return MAGDYN_ERANGE;
     return MAGDYN_OK;
 }
