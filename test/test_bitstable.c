@@ -23,14 +23,7 @@
 #include "testutil.h"
 #include "../lib/bitstable.h"
 
-static uint64_t mix(uint64_t h, double v)
-{
-    unsigned char b[sizeof v];
-    size_t i;
-    memcpy(b, &v, sizeof v);
-    for (i = 0; i < sizeof v; i++) h = (h ^ b[i]) * 0x100000001B3ULL;
-    return h;
-}
+static uint64_t mix(uint64_t h, double v) { return test_fnv_double(h, v); }
 
 static uint64_t mix3(uint64_t h, magdyn_vec3 v)
 {

@@ -230,14 +230,7 @@ START_TEST(identities)
 END_TEST
 
 /* FNV-1a over the bits of the results. */
-static uint64_t mix(uint64_t h, double v)
-{
-    unsigned char b[sizeof v];
-    size_t i;
-    memcpy(b, &v, sizeof v);
-    for (i = 0; i < sizeof v; i++) h = (h ^ b[i]) * 0x100000001B3ULL;
-    return h;
-}
+static uint64_t mix(uint64_t h, double v) { return test_fnv_double(h, v); }
 
 /* An argument of the hash below: m 2^e, m uniform in [-1, 1), e in [-k, k];
  * only exact operations, so the arguments are the same bits everywhere. */

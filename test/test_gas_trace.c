@@ -20,15 +20,10 @@
 #include "../lib/gas_impl.h"
 #include "../lib/bitstable.h"
 
-/* FNV-1a, 64 bits, over bytes. */
 typedef struct { uint64_t h; long long pairs, walls; } trace_rec;
 
-static void fnv(uint64_t *h, const void *p, size_t n)
-{
-    const unsigned char *c = p;
-    size_t i;
-    for (i = 0; i < n; i++) { *h ^= c[i]; *h *= 1099511628211ULL; }
-}
+/* FNV-1a, 64 bits, over bytes (testutil.h). */
+static void fnv(uint64_t *h, const void *p, size_t n) { *h = test_fnv(*h, p, n); }
 
 /* The collision as a pair in the caller's numbering, the lesser first (a
  * pair event predicted from both sides at one instant falls due at the same

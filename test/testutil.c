@@ -92,3 +92,16 @@ double test_magnet_gap(const magdyn_magnet *a, const magdyn_magnet *b)
     magdyn_obb_sat(&oa, &ob, &r);
     return r.separation;
 }
+
+uint64_t test_fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    size_t i;
+    for (i = 0; i < n; i++) h = (h ^ c[i]) * 0x100000001B3ULL;
+    return h;
+}
+
+uint64_t test_fnv_double(uint64_t h, double v)
+{
+    return test_fnv(h, &v, sizeof v);
+}

@@ -37,6 +37,11 @@ double test_rng_uniform(test_rng *r);
 double test_rng_range(test_rng *r, double lo, double hi);
 /* standard normal, Box-Muller */
 double test_rng_normal(test_rng *r);
+
+/* FNV-1a, 64 bits: h continued over the n bytes at p, and over the bits
+ * of a double (the tests that pin results to the last bit). */
+uint64_t test_fnv(uint64_t h, const void *p, size_t n);
+uint64_t test_fnv_double(uint64_t h, double v);
 /* uniformly distributed unit quaternion (Shoemake, Graphics Gems III, 1992) */
 magdyn_quat test_rng_quat(test_rng *r);
 /* each component uniform in [lo, hi) */
