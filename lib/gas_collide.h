@@ -75,28 +75,45 @@ static inline void pair_applied(magdyn_gas *g, int k, int j, gas_pose ak0, gas_p
 
 /*
  * Two discs that their impulse leaves closing, or separating no faster than
- * the rounding of their velocities, along n (from j to k): with restitution
- * 0 (or 1e-17) the impulse cancels the approach only to rounding, or rounds
- * away.  The pair search, which rounds differently, would find the two in
- * contact again at once, forever (147 of 2000 glancing collisions at
- * restitution 0 did).  They leave instead at the rounding speed floor =
- * 4 eps (|v_k| + |v_j|), within rounding of the exact result, by an impulse
- * along n that keeps momentum as any other.  im1, im2: inverse masses.
+ * the rounding of the pair search's test, along n (from j to k): with
+ * restitution 0 (or 1e-17) the impulse cancels the approach only to
+ * rounding, or rounds away.  The pair search, which rounds differently,
+ * would find the two in contact again at once, forever (147 of 2000
+ * glancing collisions at restitution 0 did).  They leave instead at the
+ * rounding speed floor = 4 eps (|v_k| + |v_j|) (1 + pos / d), within
+ * rounding of the exact result, by an impulse along n that keeps momentum
+ * as any other.  The search tests the sign of (r_k - r_j).(v_k - v_j)
+ * from positions of size pos (coordinates, and a periodic box's size) at
+ * separation d, whose rounding reads as a normal speed of eps |v| pos / d:
+ * two discs touching across a periodic edge, 0.043 m apart at coordinates
+ * near 1 m and separating at 1.7e-15 m/s, above the speed floor alone,
+ * were found approaching again at once, forever (MAGDYN_ENOCONV;
+ * fuzz/corpus/gas/regress-periodic-touch.bin).  im1, im2: inverse masses,
+ * pos / d: the ratio above.
  * Returns the impulse given to k [N s], 0 when the pair separates faster.
  * Rotor pairs go without (do_pair): a spinning rotor grazing a neighbour
  * renews the contact by its rotation, and pushed apart at the floor it
  * chattered far longer (a fuzz input: 3 s became 20 s).
  */
 static inline double unstick_discs(double nx, double ny, double im1, gas_particle *p,
-                                   double im2, gas_particle *q)
+                                   double im2, gas_particle *q, double pos_d)
 {
     double vn = nx * (p->vx - q->vx) + ny * (p->vy - q->vy);
-    double floor = 4.0 * DBL_EPSILON * (fabs(p->vx) + fabs(p->vy) + fabs(q->vx) + fabs(q->vy)), jimp;
+    double floor = 4.0 * DBL_EPSILON * (fabs(p->vx) + fabs(p->vy) + fabs(q->vx) + fabs(q->vy))
+                 * (1.0 + pos_d), jimp;
     if (!(vn < floor)) return 0.0;
     jimp = ((floor > 0.0 ? floor : DBL_MIN) - vn) / (im1 + im2);
     p->vx += jimp * im1 * nx; p->vy += jimp * im1 * ny;
     q->vx -= jimp * im2 * nx; q->vy -= jimp * im2 * ny;
     return jimp;
+}
+
+/* The size of the coordinates that the pair search rounds for a pair at
+ * ak0, aj0 (with the box's, where a periodic image shifts them) [m]. */
+static inline double pos_scale(const magdyn_gas *g, gas_pose ak0, gas_pose aj0)
+{
+    double s = fabs(ak0.x) + fabs(ak0.y) + fabs(aj0.x) + fabs(aj0.y);
+    return g->par.periodic ? s + g->par.width + g->par.height : s;
 }
 
 /* The collision of discs k and j now, the common case (mdk_impulse_discs):
@@ -115,7 +132,8 @@ static GAS_HOT_INLINE int do_pair_discs(magdyn_gas *g, int k, int j)
     if (e < 1.0) e = tc_restitution(g, k, j, e);
     jimp = mdk_impulse_discs(nx, ny, e, g->ev[k].inv_mass, &p->vx, &p->vy,
                              g->ev[j].inv_mass, &q->vx, &q->vy);
-    jimp += unstick_discs(nx, ny, g->ev[k].inv_mass, p, g->ev[j].inv_mass, q);
+    jimp += unstick_discs(nx, ny, g->ev[k].inv_mass, p, g->ev[j].inv_mass, q,
+                          pos_scale(g, ak0, aj0) / d);
     if (!(jimp > 0.0)) return 0;
     pair_applied(g, k, j, ak0, aj0, ke0, jimp * (dx * nx + dy * ny));
     return 1;

@@ -801,7 +801,9 @@ END_TEST
  * to rounding, and the pair search, rounding differently, found the two in
  * contact again at once; advance stalled with MAGDYN_ENOCONV at the first
  * contact in 147 of 2000 glancing disc collisions.  Along the line of
- * centres n the relative velocity must now end ~0 (exactly, it is 0), the
+ * centres n the relative velocity must now end ~0 (exactly, it is 0; the
+ * pair leaves at the pair search's rounding speed, 4 eps |v| (1 + pos / d)
+ * = 1.8e-14 m/s here, gas_collide.h unstick_discs), the
  * momentum kept, and the kinetic energy lose (1/2) mu (n . v_rel)^2, mu the
  * reduced mass (e.g. Goldstein, Classical Mechanics, inelastic collisions).
  */
@@ -821,7 +823,7 @@ START_TEST(perfectly_inelastic_pairs_go_on)
     ck_assert(magdyn_gas_collisions(g) == 1);
     magdyn_gas_get_disc(g, 0, &a);
     magdyn_gas_get_disc(g, 1, &b);
-    ck_assert(fabs(nx * (a.v.x - b.v.x) + ny * (a.v.y - b.v.y)) < 1e-14);
+    ck_assert(fabs(nx * (a.v.x - b.v.x) + ny * (a.v.y - b.v.y)) < 3e-14);
     ck_assert_double_eq_tol(a.v.x + b.v.x, 1.0, 1e-15);
     ck_assert_double_eq_tol(a.v.y + b.v.y, 0.0, 1e-15);
     magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o);

@@ -417,60 +417,6 @@ START_TEST(disc_between_rotor_ends)
 }
 END_TEST
 
-/*
- * The fuzz input itself (fuzz/corpus/gas/regress-rotor-double-contact.bin,
- * fuzz_gas): 12 discs and 2 equal rotors, horizontal, both spinning at -50
- * rad/s, one moving onto the other at 0.996 m/s, in a periodic 1 m box
- * at pair restitution 0.502 (walls elastic).  The advance ended in
- * MAGDYN_ENOCONV after 5 collisions; now each of eight chunks up to
- * 0.226 s returns OK, ends at its time, the energy never rises (1e-12
- * relative), momentum is kept (1e-12 of the momentum scale, 0.05 kg m/s)
- * and nothing overlaps (1e-9 of the contact distance).
- */
-START_TEST(double_contact_fuzz_gas)
-{
-    static const magdyn_disc d[12] = {
-        {{0x1.5ec8a3ca8e082p-6, 0x1.8afb524e9b6f4p-5}, {-0x1.523427efd80cp-1, 0x1.70ed69cf7905dp-4}, 0x1.611f965f134cbp-9, 0x1.1f33ae8fd785ap-6},
-        {{0x1.99991361dc93fp-3, 0x1.333226c3b927dp-4}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
-        {{0x1.4ccc89b0ee49fp-2, 0x1.333226c3b927dp-4}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
-        {{0x1.cccc89b0ee49fp-2, 0x1.333226c3b927dp-4}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
-        {{0x1.266644d87725p-1, 0x1.333226c3b927dp-4}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
-        {{0x1.666644d87725p-1, 0x1.333226c3b927dp-4}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
-        {{0x1.a66644d87725p-1, 0x1.333226c3b927dp-4}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
-        {{0x1.eb2353d2f6c35p-1, 0x1.7eb63d05c08e4p-5}, {0x1.b844736b128e1p+0, 0x1.3c6642307c361p-1}, 0x1.03720996e6c6p-7, 0x1.4dc8a9f19fb43p-5},
-        {{0x1.a134b108ec7c8p-5, 0x1.918cbb3f0a2f8p-3}, {0x0p+0, 0x0p+0}, 0x1.2e3c9296af42bp-7, 0x1.7d545e9c0cb09p-5},
-        {{0x1.18fac827c1851p-3, 0x1.18fac827c1851p-3}, {-0x1.bacd6b045c9d4p-3, 0x1.4559c752f8f49p-2}, 0x1.87ac89b8d3733p-10, 0x1.8fa41f0047f61p-7},
-        {{0x1.4e8bea77cbdcdp-2, 0x1.147b677f6b1a3p-3}, {0x1.c1c1c1c1c1c1cp-4, 0x0p+0}, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7},
-        {{0x1.90d3a5dac6608p-2, 0x1.21a74bb58cc0fp-3}, {0x1.3920e22aa861dp-1, 0x1.ede3ccbbb69f4p-7}, 0x1.40bdab3ca517dp-9, 0x1.0d362bee7ddap-6}};
-    static const magdyn_rotor r[2] = {
-        {{0x1.0a3d9231c64bbp-1, 0x1.28f648c7192eap-3}, {0x1.fdfdfdfdfdfep-1, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7},
-        {{0x1.4a3d9231c64bbp-1, 0x1.28f648c7192eap-3}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7}};
-    const double t_end = 0x1.cfcfcfcfcfcfep-3;
-    magdyn_gas_params p = {.width = 1.0, .height = 1.0, .periodic = true};
-    magdyn_gas *g = magdyn_gas_new(&p);
-    magdyn_gas_observables o0, o;
-    double e_prev;
-    int i, c;
-    for (i = 0; i < 12; i++) ck_assert_int_eq(magdyn_gas_add_disc(g, &d[i]), i);
-    for (i = 0; i < 2; i++) ck_assert_int_eq(magdyn_gas_add_rotor(g, &r[i]), i);
-    ck_assert_int_eq(magdyn_gas_set_restitution(g, 128.0 / 255.0, 1.0), MAGDYN_OK);
-    magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o0);
-    e_prev = o0.energy;
-    for (c = 1; c <= 8; c++) {
-        double t = t_end * c / 8.0;
-        ck_assert_int_eq(magdyn_gas_advance(g, t), MAGDYN_OK);
-        ck_assert(magdyn_gas_time(g) == t);
-        magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o);
-        ck_assert(o.energy <= e_prev * (1.0 + 1e-12));
-        ck_assert(fabs(o.momentum.x - o0.momentum.x) + fabs(o.momentum.y - o0.momentum.y) <= 1e-12 * 0.05);
-        ck_assert(smallest_gap(g, 1.0, 1.0, 1) > -1e-9);
-        e_prev = o.energy;
-    }
-    ck_assert_int_gt(magdyn_gas_collisions(g), 5);
-    magdyn_gas_free(g);
-}
-END_TEST
-
 int main(void)
 {
     Suite *s = suite_create("gas_inelastic");
@@ -482,7 +428,6 @@ int main(void)
     tcase_add_test(tc, haff_law);
     tcase_add_loop_test(tc, restitution_sweep, 0, 18);
     tcase_add_loop_test(tc, double_contact_parallel_rotors, 0, 3);
-    tcase_add_test(tc, double_contact_fuzz_gas);
     tcase_add_test(tc, disc_between_rotor_ends);
     suite_add_tcase(s, tc);
     return test_run_suite(s, CK_NOFORK);

@@ -1,0 +1,177 @@
+/*
+ * test_gas_regress.c - gases found by fuzzing (fuzz/fuzz_gas.c) to stall
+ * or to break an invariant, each rebuilt from its fuzz input and run
+ * through the public API as the harness does: eight chunks of advance,
+ * each ending OK exactly at its t_end, kinetic energy never rising (1e-12,
+ * rounding), no two discs overlapping (1e-9 of their radii), and in a
+ * periodic box the momentum kept (Newton's third law, to 1e-12 of the
+ * momentum scale).
+ */
+#include <check.h>
+#include <math.h>
+#include <stdbool.h>
+#include "test_gas.h"
+#include "testutil.h"
+
+/* Advances g to t_end in eight chunks, checking the invariants above;
+ * pscale: the momentum scale sum m |v| [kg m/s]. */
+static void fuzz_chunks(magdyn_gas *g, double t_end, int periodic, double pscale)
+{
+    magdyn_gas_observables o0, o;
+    double e_prev;
+    int c;
+    magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o0);
+    e_prev = o0.energy;
+    for (c = 1; c <= 8; c++) {
+        double t = t_end * c / 8.0;
+        ck_assert_int_eq(magdyn_gas_advance(g, t), MAGDYN_OK);
+        ck_assert(magdyn_gas_time(g) == t);
+        magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o);
+        ck_assert(o.energy <= e_prev * (1.0 + 1e-12));
+        ck_assert(smallest_gap(g, 1.0, 1.0, periodic) > -1e-9);
+        if (periodic)
+            ck_assert(fabs(o.momentum.x - o0.momentum.x) + fabs(o.momentum.y - o0.momentum.y)
+                      <= 1e-12 * pscale);
+        e_prev = o.energy;
+    }
+}
+
+/*
+ * The fuzz input itself (fuzz/corpus/gas/regress-rotor-double-contact.bin,
+ * fuzz_gas): 12 discs and 2 equal rotors, horizontal, both spinning at -50
+ * rad/s, one moving onto the other at 0.996 m/s, in a periodic 1 m box
+ * at pair restitution 0.502 (walls elastic).  The advance ended in
+ * MAGDYN_ENOCONV after 5 collisions; now each of eight chunks up to
+ * 0.226 s returns OK, ends at its time, the energy never rises (1e-12
+ * relative), momentum is kept (1e-12 of the momentum scale, 0.05 kg m/s)
+ * and nothing overlaps (1e-9 of the contact distance).
+ */
+START_TEST(double_contact_fuzz_gas)
+{
+    static const magdyn_disc d[12] = {
+        {{0x1.5ec8a3ca8e082p-6, 0x1.8afb524e9b6f4p-5}, {-0x1.523427efd80cp-1, 0x1.70ed69cf7905dp-4}, 0x1.611f965f134cbp-9, 0x1.1f33ae8fd785ap-6},
+        {{0x1.99991361dc93fp-3, 0x1.333226c3b927dp-4}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.4ccc89b0ee49fp-2, 0x1.333226c3b927dp-4}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.cccc89b0ee49fp-2, 0x1.333226c3b927dp-4}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.266644d87725p-1, 0x1.333226c3b927dp-4}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.666644d87725p-1, 0x1.333226c3b927dp-4}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.a66644d87725p-1, 0x1.333226c3b927dp-4}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.eb2353d2f6c35p-1, 0x1.7eb63d05c08e4p-5}, {0x1.b844736b128e1p+0, 0x1.3c6642307c361p-1}, 0x1.03720996e6c6p-7, 0x1.4dc8a9f19fb43p-5},
+        {{0x1.a134b108ec7c8p-5, 0x1.918cbb3f0a2f8p-3}, {0x0p+0, 0x0p+0}, 0x1.2e3c9296af42bp-7, 0x1.7d545e9c0cb09p-5},
+        {{0x1.18fac827c1851p-3, 0x1.18fac827c1851p-3}, {-0x1.bacd6b045c9d4p-3, 0x1.4559c752f8f49p-2}, 0x1.87ac89b8d3733p-10, 0x1.8fa41f0047f61p-7},
+        {{0x1.4e8bea77cbdcdp-2, 0x1.147b677f6b1a3p-3}, {0x1.c1c1c1c1c1c1cp-4, 0x0p+0}, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7},
+        {{0x1.90d3a5dac6608p-2, 0x1.21a74bb58cc0fp-3}, {0x1.3920e22aa861dp-1, 0x1.ede3ccbbb69f4p-7}, 0x1.40bdab3ca517dp-9, 0x1.0d362bee7ddap-6}};
+    static const magdyn_rotor r[2] = {
+        {{0x1.0a3d9231c64bbp-1, 0x1.28f648c7192eap-3}, {0x1.fdfdfdfdfdfep-1, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7},
+        {{0x1.4a3d9231c64bbp-1, 0x1.28f648c7192eap-3}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7}};
+    magdyn_gas_params p = {.width = 1.0, .height = 1.0, .periodic = true};
+    magdyn_gas *g = magdyn_gas_new(&p);
+    int i;
+    for (i = 0; i < 12; i++) ck_assert_int_eq(magdyn_gas_add_disc(g, &d[i]), i);
+    for (i = 0; i < 2; i++) ck_assert_int_eq(magdyn_gas_add_rotor(g, &r[i]), i);
+    ck_assert_int_eq(magdyn_gas_set_restitution(g, 128.0 / 255.0, 1.0), MAGDYN_OK);
+    fuzz_chunks(g, 0x1.cfcfcfcfcfcfep-3, 1, 0.05);
+    ck_assert_int_gt(magdyn_gas_collisions(g), 5);
+    magdyn_gas_free(g);
+}
+END_TEST
+
+/*
+ * A spin-pressed rotor contact at restitution 0 (fuzz/corpus/gas/
+ * regress-rotor-chatter-e0.bin, through the public API): 12 discs and two
+ * rotors in a walled box.  An end pair that an inelastic impulse leaves
+ * touching while the spin presses the ends together (g'' < 0) came back
+ * at the root finders' resolution, 3.28e6 collisions within 0.11 s; held
+ * apart for the contact duration t_c (gas_collide.c, hold_pressed) it
+ * bounces about once per t_c.  Energy never rises (every restitution used
+ * is at most 1), and time reaches each t_end.
+ */
+START_TEST(pressed_rotor_contact_fuzz_gas)
+{
+    static const magdyn_disc d[12] = {
+        {{0x1.645ab9a5784edp-4, 0x1.64d0f8ce6492cp-6}, {-0x1.087451f5f7039p-1, -0x1.70bee7cfc2d8fp-1}, 0x1.98a2e050f4cbep-9, 0x1.3e0ad7a4713e1p-6},
+        {{0x1.2289501194eaep-3, 0x1.428edbb0d6986p-5}, {-0x1.00fc02ca370a7p-7, -0x1.95461178164a7p-14}, 0x1.18a5f5d51074dp-10, 0x1.51f5ccd714853p-7},
+        {{0x1.3d3d4bb6b381ap-2, 0x1.333226c3b927dp-4}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.cccc89b0ee49fp-2, 0x1.333226c3b927dp-4}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.266644d87725p-1, 0x1.333226c3b927dp-4}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.666644d87725p-1, 0x1.333226c3b927dp-4}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.a66644d87725p-1, 0x1.333226c3b927dp-4}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.e66644d87725p-1, 0x1.333226c3b927dp-4}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.333226c3b927dp-4, 0x1.99991361dc93fp-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.99991361dc93fp-3, 0x1.99991361dc93fp-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.4ccc89b0ee49fp-2, 0x1.99991361dc93fp-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.cccc89b0ee49fp-2, 0x1.99991361dc93fp-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5}};
+    static const magdyn_rotor r[2] = {
+        {{0x1.21478c868b9fep-1, 0x1.851e321a2e7f7p-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6},
+        {{0x1.61478c868b9fep-1, 0x1.851e321a2e7f7p-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6}};
+    magdyn_gas_params p = {.width = 1.0, .height = 1.0, .periodic = false};
+    magdyn_gas *g = magdyn_gas_new(&p);
+    int i;
+    for (i = 0; i < 12; i++) ck_assert_int_eq(magdyn_gas_add_disc(g, &d[i]), i);
+    for (i = 0; i < 2; i++) ck_assert_int_eq(magdyn_gas_add_rotor(g, &r[i]), i);
+    ck_assert_int_eq(magdyn_gas_set_restitution(g, 0.0, 0x1.cdcdcdcdcdcddp-1), MAGDYN_OK);
+    fuzz_chunks(g, 0x1.d2d2d2d2d2d2dp-2, 0, 0.0);
+    /* 1248 here; the chatter made 3.28e6 */
+    ck_assert_int_lt(magdyn_gas_collisions(g), 10000);
+    magdyn_gas_free(g);
+}
+END_TEST
+
+/*
+ * Two discs touching across a periodic edge at restitution 0
+ * (fuzz/corpus/gas/regress-periodic-touch.bin): discs 5 and 6, 0.043 m
+ * apart at coordinates near 1 m, separating at 1.7e-15 m/s after the
+ * rounding floor of their velocities; the pair search, whose test rounds
+ * the coordinates, found them approaching at once, again and again
+ * (MAGDYN_ENOCONV at t = 0.15).  They now leave at the search's rounding
+ * speed (gas_collide.h, unstick_discs).
+ */
+START_TEST(periodic_touch_fuzz_gas)
+{
+    static const magdyn_disc d[20] = {
+        {{0x1.561e68f436fap-6, 0x1.ae83ab90b2098p-7}, {0x1.010101010101p-1, 0x0p+0}, 0x1.bf2fd3aab4f26p-10, 0x1.ae7b4814e1ae8p-7},
+        {{0x1.bb517c988cc5dp-3, 0x1.394af5382e0dbp-4}, {-0x1.022949ef85448p+0, -0x1.2e5ad9a367548p-1}, 0x1.34679ace01346p-8, 0x1.b1b1b1b1b1b1cp-6},
+        {{0x1.45078679177f3p-2, 0x1.141e19e45dfccp-4}, {-0x1.022949ef85448p+0, -0x1.2e5ad9a367548p-1}, 0x1.9a2da25ec9484p-8, 0x1.11634ed3f2abp-5},
+        {{0x1.c5078679177f3p-2, 0x1.141e19e45dfccp-4}, {-0x1.022949ef85448p+0, -0x1.2e5ad9a367548p-1}, 0x1.9a2da25ec9484p-8, 0x1.11634ed3f2abp-5},
+        {{0x1.2283c33c8bbf9p-1, 0x1.1ac0cd0b42198p-5}, {0x1.6161616161616p-3, 0x0p+0}, 0x1.9a2da25ec9484p-8, 0x1.11634ed3f2abp-5},
+        {{0x1.451ed9dfdac69p-1, 0x1.47b677f6b1a2cp-7}, {0x0p+0, 0x0p+0}, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7},
+        {{0x1.a283c33c8bbf9p-1, 0x1.141e19e45dfccp-4}, {-0x1.022949ef85448p+0, -0x1.2e5ad9a367548p-1}, 0x1.9a2da25ec9484p-8, 0x1.11634ed3f2abp-5},
+        {{0x1.e1ee0ce7060a2p-1, 0x1.0f7067383050dp-4}, {-0x1.022949ef85448p+0, -0x1.2e5ad9a367548p-1}, 0x1.9a2da25ec9484p-8, 0x1.11634ed3f2abp-5},
+        {{0x1.141e19e45dfccp-4, 0x1.8a0f0cf22efe6p-3}, {-0x1.022949ef85448p+0, -0x1.2e5ad9a367548p-1}, 0x1.9a2da25ec9484p-8, 0x1.11634ed3f2abp-5},
+        {{0x1.8a0f0cf22efe6p-3, 0x1.8a0f0cf22efe6p-3}, {-0x1.022949ef85448p+0, -0x1.2e5ad9a367548p-1}, 0x1.9a2da25ec9484p-8, 0x1.11634ed3f2abp-5},
+        {{0x1.452a3214082cp-2, 0x1.87ed6aa1b931ap-3}, {-0x1.098fc5246b903p+0, -0x1.c958a712190f1p-2}, 0x1.8e9cf2f70fa31p-8, 0x1.0af67b9a52a49p-5},
+        {{0x1.c3f6b550dc98dp-2, 0x1.87ed6aa1b931ap-3}, {-0x1.098fc5246b903p+0, -0x1.c958a712190f1p-2}, 0x1.8e9cf2f70fa31p-8, 0x1.0af67b9a52a49p-5},
+        {{0x1.2283c33c8bbf9p-1, 0x1.8a0f0cf22efe6p-3}, {-0x1.022949ef85448p+0, -0x1.2e5ad9a367548p-1}, 0x1.9a2da25ec9484p-8, 0x1.11634ed3f2abp-5},
+        {{0x1.6283c33c8bbf9p-1, 0x1.8a0f0cf22efe6p-3}, {-0x1.022949ef85448p+0, -0x1.2e5ad9a367548p-1}, 0x1.9a2da25ec9484p-8, 0x1.11634ed3f2abp-5},
+        {{0x1.a283c33c8bbf9p-1, 0x1.8a0f0cf22efe6p-3}, {-0x1.022949ef85448p+0, -0x1.2e5ad9a367548p-1}, 0x1.9a2da25ec9484p-8, 0x1.11634ed3f2abp-5},
+        {{0x1.e283c33c8bbf9p-1, 0x1.8a0f0cf22efe6p-3}, {-0x1.022949ef85448p+0, -0x1.2e5ad9a367548p-1}, 0x1.9a2da25ec9484p-8, 0x1.11634ed3f2abp-5},
+        {{0x1.141e19e45dfccp-4, 0x1.45078679177f3p-2}, {-0x1.fcb7723ff099ep-1, 0x1.3afbe5ccf0ee9p-1}, 0x1.9a2da25ec9484p-8, 0x1.11634ed3f2abp-5},
+        {{0x1.147b677f6b1a3p-3, 0x1.0a3db3bfb58d1p-2}, {0x0p+0, 0x0p+0}, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7},
+        {{0x1.0a3db3bfb58d1p-2, 0x1.0a3db3bfb58d1p-2}, {0x0p+0, 0x0p+0}, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7},
+        {{0x1.8a3db3bfb58d1p-2, 0x1.0a3db3bfb58d1p-2}, {0x0p+0, 0x0p+0}, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7}};
+    static const magdyn_rotor r[2] = {
+        {{0x1.0a3d9231c64bbp-1, 0x1.147b24638c975p-2}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7},
+        {{0x1.4a3d9231c64bbp-1, 0x1.147b24638c975p-2}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7}};
+    magdyn_gas_params p = {.width = 1.0, .height = 1.0, .periodic = true};
+    magdyn_gas *g = magdyn_gas_new(&p);
+    int i;
+    for (i = 0; i < 20; i++) ck_assert_int_eq(magdyn_gas_add_disc(g, &d[i]), i);
+    for (i = 0; i < 2; i++) ck_assert_int_eq(magdyn_gas_add_rotor(g, &r[i]), i);
+    ck_assert_int_eq(magdyn_gas_set_restitution(g, 0.0, 0.0), MAGDYN_OK);
+    fuzz_chunks(g, 0x1.d2d2d2d2d2d2dp-2, 1, 0.05);
+    ck_assert_int_gt(magdyn_gas_collisions(g), 2);
+    magdyn_gas_free(g);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("gas_regress");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, double_contact_fuzz_gas);
+    tcase_add_test(tc, pressed_rotor_contact_fuzz_gas);
+    tcase_add_test(tc, periodic_touch_fuzz_gas);
+    suite_add_tcase(s, tc);
+    return test_run_suite(s, CK_NOFORK);
+}
