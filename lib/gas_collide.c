@@ -31,19 +31,23 @@ void gas_ke_accumulate(magdyn_gas *g) { ke_accumulate(g); }
  * approach only to rounding, the pair search finds the contact again at
  * once, and with a near-zero approach its impulse rounds away, at the same
  * instant forever (MAGDYN_ENOCONV after 9 collisions of 100 rotors at
- * restitution 0).  As unstick_discs: the pair leaves at the rounding speed
- * floor = 4 eps (|v1| + |v2| + |w1 l1| + |w2 l2|) by an impulse along n.
- * Only for restitution below 1, where it is needed: elastic runs stay as
- * they are.  Returns the impulse given to body 1 [N s].
+ * restitution 0).  As unstick_discs: the pair leaves at the pair search's
+ * rounding speed floor = 4 eps (|v1| + |v2| + |w1 l1| + |w2 l2|) (1 +
+ * pos / d) by an impulse along n (pos_d = pos / d, as there: two ends
+ * separating at 1.2e-15 m/s were found approaching at once, again and
+ * again, with the speed term alone; fuzz/corpus/gas/
+ * regress-rotor-touch.bin).  Only for restitution below 1, where it is
+ * needed: elastic runs stay as they are.  Returns the impulse given to
+ * body 1 [N s].
  */
 static double unstick_pair(double nx, double ny, double im1, double ii1, double k1,
                            gas_particle *p, double *w1, double l1,
                            double im2, double ii2, double k2, gas_particle *q, double *w2,
-                           double l2)
+                           double l2, double pos_d)
 {
     double vn = nx * (p->vx - q->vx) + ny * (p->vy - q->vy) + *w1 * k1 - *w2 * k2;
     double floor = 4.0 * DBL_EPSILON * (fabs(p->vx) + fabs(p->vy) + fabs(q->vx) + fabs(q->vy)
-                                        + fabs(*w1 * l1) + fabs(*w2 * l2)), jimp;
+                                        + fabs(*w1 * l1) + fabs(*w2 * l2)) * (1.0 + pos_d), jimp;
     if (!(vn < floor)) return 0.0;
     jimp = ((floor > 0.0 ? floor : DBL_MIN) - vn) / (im1 + im2 + k1 * k1 * ii1 + k2 * k2 * ii2);
     p->vx += jimp * im1 * nx; p->vy += jimp * im1 * ny; *w1 += jimp * k1 * ii1;
@@ -213,6 +217,25 @@ static int solve_active(double W[MAX_TOUCH][MAX_TOUCH], const double *vn, int m,
 }
 
 /*
+ * One step of iterative refinement of solve_active's x: W_SS may be near
+ * singular (a disc wedged between two ends whose normals are nearly
+ * opposite: condition numbers of 1e5 and more), and the residual
+ * vn + W x of the first solve is then far above rounding.
+ */
+static void refine(double W[MAX_TOUCH][MAX_TOUCH], const double *vn, int m, unsigned S, double *x)
+{
+    double r[MAX_TOUCH], dx[MAX_TOUCH];
+    int i, k;
+    for (i = 0; i < m; i++) {
+        r[i] = vn[i];
+        for (k = 0; k < m; k++) r[i] += W[i][k] * x[k];
+    }
+    if (!solve_active(W, r, m, S, dx)) return;
+    for (i = 0; i < m; i++)
+        if (S >> i & 1u) x[i] += dx[i];
+}
+
+/*
  * The compression impulses of simultaneous frictionless contacts: P >= 0
  * with vn + W P >= 0 and P_i (vn + W P)_i = 0, the linear complementarity
  * problem of Moreau's contact dynamics, solved exactly by trying the
@@ -229,6 +252,7 @@ static int compression_impulses(double W[MAX_TOUCH][MAX_TOUCH], const double *vn
             int ok = 1, bits = 0;
             for (i = 0; i < m; i++) bits += S >> i & 1u;
             if (bits != size || !solve_active(W, vn, m, S, P)) continue;
+            refine(W, vn, m, S, P);
             for (i = 0; i < m && ok; i++) {
                 double w = vn[i];
                 for (k = 0; k < m; k++) w += W[i][k] * P[k];
@@ -238,6 +262,41 @@ static int compression_impulses(double W[MAX_TOUCH][MAX_TOUCH], const double *vn
             if (ok) return 1;
         }
     return 0;
+}
+
+/* Kinetic energy [J] of the velocities u = (v1x, v1y, w1, v2x, v2y, w2)
+ * paired with z in the mass metric of k and j: sum m u.z + I u_w z_w. */
+static double mass_dot(const magdyn_gas *g, int k, int j, double ii1, double ii2, const double *u,
+                       const double *z)
+{
+    double i1 = ii1 > 0.0 ? 1.0 / ii1 : 0.0, i2 = ii2 > 0.0 ? 1.0 / ii2 : 0.0;
+    return g->ev[k].mass * (u[0] * z[0] + u[1] * z[1]) + i1 * u[2] * z[2]
+         + g->ev[j].mass * (u[3] * z[3] + u[4] * z[4]) + i2 * u[5] * z[5];
+}
+
+/*
+ * The velocity change of simultaneous impulses, from v0 to the present
+ * velocities of k and j, cut back to the length s that does not raise
+ * the kinetic energy, when it would: along the change d the energy is
+ * E0 + s b + s^2 a / 2, so s = -2 b / a at most.  Exact impulses never
+ * need it (their energy changes by (1 - e^2) / 2 P.vn <= 0), but those of
+ * a near singular Delassus matrix are exact only to its condition number
+ * (fuzz/corpus/gas/regress-wedge-energy.bin: an elastic double contact
+ * gained 1.5e-9 of its energy).  Scaling all impulses alike keeps
+ * momentum and angular momentum.  Returns s (1: no cut).
+ */
+static double energy_cap(magdyn_gas *g, int k, int j, double ii1, double ii2, double *w1,
+                         double *w2, const double *v0)
+{
+    gas_particle *p = &g->p[k], *q = &g->p[j];
+    double d[6] = {p->vx - v0[0], p->vy - v0[1], *w1 - v0[2], q->vx - v0[3], q->vy - v0[4],
+                   *w2 - v0[5]};
+    double a = mass_dot(g, k, j, ii1, ii2, d, d), b = mass_dot(g, k, j, ii1, ii2, d, v0), sc;
+    if (!(b + 0.5 * a > 0.0) || !(a > 0.0)) return 1.0;
+    sc = b < 0.0 ? fmin(1.0, -2.0 * b / a) : 0.0;
+    p->vx = v0[0] + sc * d[0]; p->vy = v0[1] + sc * d[1]; *w1 = v0[2] + sc * d[2];
+    q->vx = v0[3] + sc * d[3]; q->vy = v0[4] + sc * d[4]; *w2 = v0[5] + sc * d[5];
+    return sc;
 }
 
 /*
@@ -252,16 +311,17 @@ static int compression_impulses(double W[MAX_TOUCH][MAX_TOUCH], const double *vn
  * get (1 + e) P (Poisson's restitution), which changes the kinetic energy
  * by (1 - e^2) / 2 P.vn <= 0: kept when elastic, never gained.  Each
  * contact is then left separating at least at the rounding speed
- * (unstick_pair).  Returns the virial sum of the impulses times the
+ * (unstick_pair, with pos_d).  Returns the virial sum of the impulses times the
  * centres' separation (dx, dy) [N s m], or NAN when nothing approaches or
  * the problem is degenerate (the caller strikes one contact instead).
  */
 static double strike_together(magdyn_gas *g, int k, int j, const touch_set *T, double dx, double dy,
-                              double ii1, double ii2, double *w1, double *w2, double l1, double l2)
+                              double ii1, double ii2, double *w1, double *w2, double l1, double l2,
+                              double pos_d)
 {
     gas_particle *p = &g->p[k], *q = &g->p[j];
     double im1 = g->ev[k].inv_mass, im2 = g->ev[j].inv_mass, W[MAX_TOUCH][MAX_TOUCH], vn[MAX_TOUCH];
-    double P[MAX_TOUCH], e = g->e_pair, virial = 0.0;
+    double P[MAX_TOUCH], e = g->e_pair, virial = 0.0, v0[6];
     int i, c, approach = 0;
     for (i = 0; i < T->m; i++) {
         vn[i] = T->nx[i] * (p->vx - q->vx) + T->ny[i] * (p->vy - q->vy) + *w1 * T->k1[i] - *w2 * T->k2[i];
@@ -272,6 +332,7 @@ static double strike_together(magdyn_gas *g, int k, int j, const touch_set *T, d
     }
     if (!approach || !compression_impulses(W, vn, T->m, P)) return NAN;
     e = tc_restitution(g, k, j, e);
+    v0[0] = p->vx; v0[1] = p->vy; v0[2] = *w1; v0[3] = q->vx; v0[4] = q->vy; v0[5] = *w2;
     for (i = 0; i < T->m; i++) {
         double J = (1.0 + e) * P[i];
         if (!(J > 0.0)) continue;
@@ -279,9 +340,10 @@ static double strike_together(magdyn_gas *g, int k, int j, const touch_set *T, d
         q->vx -= J * im2 * T->nx[i]; q->vy -= J * im2 * T->ny[i]; *w2 -= J * ii2 * T->k2[i];
         virial += J * (dx * T->nx[i] + dy * T->ny[i]);
     }
+    virial *= energy_cap(g, k, j, ii1, ii2, w1, w2, v0);
     for (i = 0; i < T->m; i++) {
         double J = unstick_pair(T->nx[i], T->ny[i], im1, ii1, T->k1[i], p, w1, l1, im2, ii2, T->k2[i], q, w2,
-                                l2);
+                                l2, pos_d);
         virial += J * (dx * T->nx[i] + dy * T->ny[i]);
     }
     return virial;
@@ -332,7 +394,8 @@ int gas_do_pair(magdyn_gas *g, int k, int j)
             }
         if (T.m > 1) {
             ke0 = ke_of(g, k) + ke_of(g, j);
-            virial = strike_together(g, k, j, &T, dx, dy, ii1, ii2, w1, w2, ak[0].l, aj[0].l);
+            virial = strike_together(g, k, j, &T, dx, dy, ii1, ii2, w1, w2, ak[0].l, aj[0].l,
+                                     pos_scale(g, ak0, aj0) / s);
             if (!isnan(virial)) {
                 pair_applied(g, k, j, ak0, aj0, ke0, virial);
                 return 1;
@@ -357,7 +420,7 @@ int gas_do_pair(magdyn_gas *g, int k, int j)
                              g->ev[j].inv_mass, ii2, k2, w2);
     if (g->e_pair < 1.0)
         jimp += unstick_pair(nx, ny, g->ev[k].inv_mass, ii1, k1, p, w1, ak[ba].l,
-                             g->ev[j].inv_mass, ii2, k2, q, w2, aj[bb].l);
+                             g->ev[j].inv_mass, ii2, k2, q, w2, aj[bb].l, pos_scale(g, ak0, aj0) / s);
     if (!(jimp > 0.0)) return 0;
     pair_applied(g, k, j, ak0, aj0, ke0, jimp * (dx * nx + dy * ny));
     return 1;
