@@ -24,6 +24,16 @@ static double contact_tol(double len, double pos)
 
 void gas_ke_accumulate(magdyn_gas *g) { ke_accumulate(g); }
 
+/* An impulse J [N s] along n on the end of k (arm k1 across n), -J on
+ * j's (arm k2): the velocity change of every impulse of a pair. */
+static void push_pair(gas_particle *p, double *w1, double im1, double ii1, double k1,
+                      gas_particle *q, double *w2, double im2, double ii2, double k2, double nx,
+                      double ny, double J)
+{
+    p->vx += J * im1 * nx; p->vy += J * im1 * ny; *w1 += J * k1 * ii1;
+    q->vx -= J * im2 * nx; q->vy -= J * im2 * ny; *w2 -= J * k2 * ii2;
+}
+
 /*
  * A pair with a rotor that an inelastic impulse leaves closing, or
  * separating no faster than the rounding of its velocities, at the contact
@@ -50,8 +60,7 @@ static double unstick_pair(double nx, double ny, double im1, double ii1, double 
                                         + fabs(*w1 * l1) + fabs(*w2 * l2)) * (1.0 + pos_d), jimp;
     if (!(vn < floor)) return 0.0;
     jimp = ((floor > 0.0 ? floor : DBL_MIN) - vn) / (im1 + im2 + k1 * k1 * ii1 + k2 * k2 * ii2);
-    p->vx += jimp * im1 * nx; p->vy += jimp * im1 * ny; *w1 += jimp * k1 * ii1;
-    q->vx -= jimp * im2 * nx; q->vy -= jimp * im2 * ny; *w2 -= jimp * k2 * ii2;
+    push_pair(p, w1, im1, ii1, k1, q, w2, im2, ii2, k2, nx, ny, jimp);
     return jimp;
 }
 
@@ -123,8 +132,7 @@ static double hold_pressed(magdyn_gas *g, int k, int j, mdk_arm a, mdk_arm b, do
     vout = -closing_speed(g, k, j, a, b, ex, ey);
     if (!(vout < want)) return 0.0;
     jimp = (want - vout) / (im1 + im2 + k1 * k1 * ii1 + k2 * k2 * ii2);
-    p->vx += jimp * im1 * nx; p->vy += jimp * im1 * ny; *w1 += jimp * k1 * ii1;
-    q->vx -= jimp * im2 * nx; q->vy -= jimp * im2 * ny; *w2 -= jimp * k2 * ii2;
+    push_pair(p, w1, im1, ii1, k1, q, w2, im2, ii2, k2, nx, ny, jimp);
     return jimp;
 }
 

@@ -88,20 +88,21 @@ static inline void pair_applied(magdyn_gas *g, int k, int j, gas_pose ak0, gas_p
  * two discs touching across a periodic edge, 0.043 m apart at coordinates
  * near 1 m and separating at 1.7e-15 m/s, above the speed floor alone,
  * were found approaching again at once, forever (MAGDYN_ENOCONV;
- * fuzz/corpus/gas/regress-periodic-touch.bin).  im1, im2: inverse masses,
- * pos / d: the ratio above.
+ * fuzz/corpus/gas/regress-periodic-touch.bin).  im1, im2: inverse masses;
+ * pos, d: as above [m].
  * Returns the impulse given to k [N s], 0 when the pair separates faster.
  * Rotor pairs go without (do_pair): a spinning rotor grazing a neighbour
  * renews the contact by its rotation, and pushed apart at the floor it
  * chattered far longer (a fuzz input: 3 s became 20 s).
  */
 static inline double unstick_discs(double nx, double ny, double im1, gas_particle *p,
-                                   double im2, gas_particle *q, double pos_d)
+                                   double im2, gas_particle *q, double pos, double d)
 {
     double vn = nx * (p->vx - q->vx) + ny * (p->vy - q->vy);
-    double floor = 4.0 * DBL_EPSILON * (fabs(p->vx) + fabs(p->vy) + fabs(q->vx) + fabs(q->vy))
-                 * (1.0 + pos_d), jimp;
-    if (!(vn < floor)) return 0.0;
+    double floor = 4.0 * DBL_EPSILON * (fabs(p->vx) + fabs(p->vy) + fabs(q->vx) + fabs(q->vy)), jimp;
+    /* vn < floor (1 + pos / d), without a division on the collision's path */
+    if (!(vn * d < floor * (d + pos))) return 0.0;
+    floor *= 1.0 + pos / d;
     jimp = ((floor > 0.0 ? floor : DBL_MIN) - vn) / (im1 + im2);
     p->vx += jimp * im1 * nx; p->vy += jimp * im1 * ny;
     q->vx -= jimp * im2 * nx; q->vy -= jimp * im2 * ny;
@@ -133,7 +134,7 @@ static GAS_HOT_INLINE int do_pair_discs(magdyn_gas *g, int k, int j)
     jimp = mdk_impulse_discs(nx, ny, e, g->ev[k].inv_mass, &p->vx, &p->vy,
                              g->ev[j].inv_mass, &q->vx, &q->vy);
     jimp += unstick_discs(nx, ny, g->ev[k].inv_mass, p, g->ev[j].inv_mass, q,
-                          pos_scale(g, ak0, aj0) / d);
+                          pos_scale(g, ak0, aj0), d);
     if (!(jimp > 0.0)) return 0;
     pair_applied(g, k, j, ak0, aj0, ke0, jimp * (dx * nx + dy * ny));
     return 1;

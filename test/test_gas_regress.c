@@ -13,6 +13,21 @@
 #include "test_gas.h"
 #include "testutil.h"
 
+/* A 1 m box of the discs d[0..nd-1] and rotors r[0..nr-1] at the given
+ * restitutions, each added at its index. */
+static magdyn_gas *build(int periodic, const magdyn_disc *d, int nd, const magdyn_rotor *r, int nr,
+                         double e_pair, double e_wall)
+{
+    magdyn_gas_params p = {.width = 1.0, .height = 1.0, .periodic = periodic};
+    magdyn_gas *g = magdyn_gas_new(&p);
+    int i;
+    ck_assert_ptr_nonnull(g);
+    for (i = 0; i < nd; i++) ck_assert_int_eq(magdyn_gas_add_disc(g, &d[i]), i);
+    for (i = 0; i < nr; i++) ck_assert_int_eq(magdyn_gas_add_rotor(g, &r[i]), i);
+    ck_assert_int_eq(magdyn_gas_set_restitution(g, e_pair, e_wall), MAGDYN_OK);
+    return g;
+}
+
 /* Advances g to t_end in eight chunks, checking the invariants above;
  * pscale: the momentum scale sum m |v| [kg m/s]. */
 static void fuzz_chunks(magdyn_gas *g, double t_end, int periodic, double pscale)
@@ -64,12 +79,7 @@ START_TEST(double_contact_fuzz_gas)
     static const magdyn_rotor r[2] = {
         {{0x1.0a3d9231c64bbp-1, 0x1.28f648c7192eap-3}, {0x1.fdfdfdfdfdfep-1, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7},
         {{0x1.4a3d9231c64bbp-1, 0x1.28f648c7192eap-3}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7}};
-    magdyn_gas_params p = {.width = 1.0, .height = 1.0, .periodic = true};
-    magdyn_gas *g = magdyn_gas_new(&p);
-    int i;
-    for (i = 0; i < 12; i++) ck_assert_int_eq(magdyn_gas_add_disc(g, &d[i]), i);
-    for (i = 0; i < 2; i++) ck_assert_int_eq(magdyn_gas_add_rotor(g, &r[i]), i);
-    ck_assert_int_eq(magdyn_gas_set_restitution(g, 128.0 / 255.0, 1.0), MAGDYN_OK);
+    magdyn_gas *g = build(1, d, 12, r, 2, 128.0 / 255.0, 1.0);
     fuzz_chunks(g, 0x1.cfcfcfcfcfcfep-3, 1, 0.05);
     ck_assert_int_gt(magdyn_gas_collisions(g), 5);
     magdyn_gas_free(g);
@@ -104,12 +114,7 @@ START_TEST(pressed_rotor_contact_fuzz_gas)
     static const magdyn_rotor r[2] = {
         {{0x1.21478c868b9fep-1, 0x1.851e321a2e7f7p-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6},
         {{0x1.61478c868b9fep-1, 0x1.851e321a2e7f7p-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6}};
-    magdyn_gas_params p = {.width = 1.0, .height = 1.0, .periodic = false};
-    magdyn_gas *g = magdyn_gas_new(&p);
-    int i;
-    for (i = 0; i < 12; i++) ck_assert_int_eq(magdyn_gas_add_disc(g, &d[i]), i);
-    for (i = 0; i < 2; i++) ck_assert_int_eq(magdyn_gas_add_rotor(g, &r[i]), i);
-    ck_assert_int_eq(magdyn_gas_set_restitution(g, 0.0, 0x1.cdcdcdcdcdcddp-1), MAGDYN_OK);
+    magdyn_gas *g = build(0, d, 12, r, 2, 0.0, 0x1.cdcdcdcdcdcddp-1);
     fuzz_chunks(g, 0x1.d2d2d2d2d2d2dp-2, 0, 0.0);
     /* 1248 here; the chatter made 3.28e6 */
     ck_assert_int_lt(magdyn_gas_collisions(g), 10000);
@@ -152,12 +157,7 @@ START_TEST(periodic_touch_fuzz_gas)
     static const magdyn_rotor r[2] = {
         {{0x1.0a3d9231c64bbp-1, 0x1.147b24638c975p-2}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7},
         {{0x1.4a3d9231c64bbp-1, 0x1.147b24638c975p-2}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7}};
-    magdyn_gas_params p = {.width = 1.0, .height = 1.0, .periodic = true};
-    magdyn_gas *g = magdyn_gas_new(&p);
-    int i;
-    for (i = 0; i < 20; i++) ck_assert_int_eq(magdyn_gas_add_disc(g, &d[i]), i);
-    for (i = 0; i < 2; i++) ck_assert_int_eq(magdyn_gas_add_rotor(g, &r[i]), i);
-    ck_assert_int_eq(magdyn_gas_set_restitution(g, 0.0, 0.0), MAGDYN_OK);
+    magdyn_gas *g = build(1, d, 20, r, 2, 0.0, 0.0);
     fuzz_chunks(g, 0x1.d2d2d2d2d2d2dp-2, 1, 0.05);
     ck_assert_int_gt(magdyn_gas_collisions(g), 2);
     magdyn_gas_free(g);
