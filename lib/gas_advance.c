@@ -58,6 +58,7 @@ static void rebase(magdyn_gas *g)
         if (r >= 0) {
             gas_rotor *q = &g->rot[r];
             q->angle0 += q->omega * t;
+            q->hold_until -= t;
             if (fabs(q->angle0) > 64.0 * MAGDYN_PI) q->angle0 = remainder(q->angle0, 2.0 * MAGDYN_PI);
         }
         g->ev[k].tp -= t;
@@ -83,16 +84,10 @@ void gas_set_trace(magdyn_gas *g, gas_trace_fn fn, void *user)
     g->trace_user = user;
 }
 
-/* The caller's number of particle k (gas_trace_fn). */
-static int ext_of(const magdyn_gas *g, int k)
-{
-    return g->ev[k].rot >= 0 ? -1 - g->ev[k].ext : g->ev[k].ext;
-}
-
 /* Tells the trace of a collision of k with particle (kind 0) or wall (kind 1) b. */
 static void trace_event(const magdyn_gas *g, int kind, int k, int b)
 {
-    g->trace(g->trace_user, g->t_base + g->time, kind, ext_of(g, k), kind ? b : ext_of(g, b));
+    g->trace(g->trace_user, g->t_base + g->time, kind, gas_ext_id(g, k), kind ? b : gas_ext_id(g, b));
 }
 
 magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)

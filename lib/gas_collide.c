@@ -179,7 +179,9 @@ static void double_contact(const magdyn_gas *g, int k, int j, double dx, double 
  * solves them together: normal n (from j to k) and arms k1, k2 of each. */
 typedef struct {
     int m;
+    int held;         /* the pair comes out of a hold (hold_pair) */
     double nx[MAX_TOUCH], ny[MAX_TOUCH], k1[MAX_TOUCH], k2[MAX_TOUCH];
+    double gap[MAX_TOUCH];   /* [m], below zero where they overlap */
 } touch_set;
 
 /*
@@ -272,6 +274,31 @@ static int compression_impulses(double W[MAX_TOUCH][MAX_TOUCH], const double *vn
     return 0;
 }
 
+/*
+ * Holds the pair k, j in contact for the contact duration t_c: the pair
+ * search leaves the two alone until then, and looks at them afresh at its
+ * end.  For a multiple contact struck again within t_c (strike_together):
+ * an end pressed into the gap between two ends of another rotor, or
+ * into the wedge they form, by the spin.  The TC model's elastic repeat
+ * makes it bounce back and forth in a clearance of rounding, 1e9 times a
+ * second (two fuzz_gas inputs took minutes a millisecond; fuzz/corpus/
+ * gas/regress-jam-*.bin), and hold_pressed cannot lift it: whatever lifts
+ * one contact closes the other.  A hard pair in such a contact has its
+ * collisions pile up at no time at all (its restitution is below 1), and
+ * the pair moves on together: it is struck with e = 0, which stops every
+ * contact's approach, and held, the enduring contact of the TC model.  A
+ * soft contact of duration t_c under the load that presses it (g'' of
+ * hold_pressed) gives way by |g''| t_c^2 / 2, and so may the held pair.
+ * With t_c = 0 nothing is held.
+ */
+static void hold_pair(magdyn_gas *g, int k, int j, double t_c)
+{
+    int rk = g->ev[k].rot, rj = g->ev[j].rot;
+    double until = g->time + t_c;
+    if (rk >= 0) { g->rot[rk].hold_with = gas_ext_id(g, j); g->rot[rk].hold_until = until; }
+    if (rj >= 0) { g->rot[rj].hold_with = gas_ext_id(g, k); g->rot[rj].hold_until = until; }
+}
+
 /* Kinetic energy [J] of the velocities u = (v1x, v1y, w1, v2x, v2y, w2)
  * paired with z in the mass metric of k and j: sum m u.z + I u_w z_w. */
 static double mass_dot(const magdyn_gas *g, int k, int j, double ii1, double ii2, const double *u,
@@ -330,16 +357,22 @@ static double strike_together(magdyn_gas *g, int k, int j, const touch_set *T, d
     gas_particle *p = &g->p[k], *q = &g->p[j];
     double im1 = g->ev[k].inv_mass, im2 = g->ev[j].inv_mass, W[MAX_TOUCH][MAX_TOUCH], vn[MAX_TOUCH];
     double P[MAX_TOUCH], e = g->e_pair, virial = 0.0, v0[6];
-    int i, c, approach = 0;
+    int i, c, approach = 0, jam;
+    /* struck again within t_c, or out of a hold: held (hold_pair) */
+    jam = T->held || tc_restitution(g, k, j, e) == 1.0;
     for (i = 0; i < T->m; i++) {
         vn[i] = T->nx[i] * (p->vx - q->vx) + T->ny[i] * (p->vy - q->vy) + *w1 * T->k1[i] - *w2 * T->k2[i];
+        /* a held pair that gave way is brought apart within the next t_c
+         * (the speed is below that of the load's approach, |g''| t_c, so
+         * the energy still falls; energy_cap sees to it) */
+        if (jam && T->gap[i] < 0.0 && g->t_contact > 0.0) vn[i] += T->gap[i] / g->t_contact;
         approach |= vn[i] < 0.0;
         for (c = 0; c < T->m; c++)
             W[i][c] = (im1 + im2) * (T->nx[i] * T->nx[c] + T->ny[i] * T->ny[c]) + ii1 * T->k1[i] * T->k1[c]
                     + ii2 * T->k2[i] * T->k2[c];
     }
     if (!approach || !compression_impulses(W, vn, T->m, P)) return NAN;
-    e = tc_restitution(g, k, j, e);
+    if (jam) e = 0.0;
     v0[0] = p->vx; v0[1] = p->vy; v0[2] = *w1; v0[3] = q->vx; v0[4] = q->vy; v0[5] = *w2;
     for (i = 0; i < T->m; i++) {
         double J = (1.0 + e) * P[i];
@@ -354,6 +387,7 @@ static double strike_together(magdyn_gas *g, int k, int j, const touch_set *T, d
                                 l2, pos_d);
         virial += J * (dx * T->nx[i] + dy * T->ny[i]);
     }
+    if (jam) hold_pair(g, k, j, g->t_contact);
     return virial;
 }
 
@@ -368,6 +402,10 @@ int gas_do_pair(magdyn_gas *g, int k, int j)
     double zero1 = 0.0, zero2 = 0.0, *w1 = &zero1, *w2 = &zero2;
     dx = ak0.x - aj0.x; dy = ak0.y - aj0.y;
     if (g->par.periodic) { dx = min_image(dx, g->par.width); dy = min_image(dy, g->par.height); }
+    /* the pair search gives a held pair one event, the hold's end (which
+     * rounds to a time near it): the pair is released, and looked at */
+    int held = gas_held_until(g, k, j) > -INFINITY;
+    if (held) hold_pair(g, k, j, -INFINITY);
     mdk_arm ak[2], aj[2];
     int nk = arms_of(g, k, g->time, ak), nj = arms_of(g, j, g->time, aj), a, b, ba = 0, bb = 0;
     double s = g->rad[k] + g->rad[j], bestgap = INFINITY, ex = 0, ey = 0, gap[2][2];
@@ -389,6 +427,7 @@ int gas_do_pair(magdyn_gas *g, int k, int j)
         touch_set T;
         double virial;
         T.m = 0;
+        T.held = held;
         for (a = 0; a < nk; a++)
             for (b = 0; b < nj; b++) {
                 double x1 = dx + ak[a].l * md_cos(ak[a].th) - aj[b].l * md_cos(aj[b].th);
@@ -398,9 +437,10 @@ int gas_do_pair(magdyn_gas *g, int k, int j)
                 T.ny[T.m] = y1 / h;
                 T.k1[T.m] = ak[a].l * (md_cos(ak[a].th) * T.ny[T.m] - md_sin(ak[a].th) * T.nx[T.m]);
                 T.k2[T.m] = aj[b].l * (md_cos(aj[b].th) * T.ny[T.m] - md_sin(aj[b].th) * T.nx[T.m]);
+                T.gap[T.m] = gap[a][b];
                 T.m++;
             }
-        if (T.m > 1) {
+        if (T.m > 1 || (held && T.m == 1)) {
             ke0 = ke_of(g, k) + ke_of(g, j);
             virial = strike_together(g, k, j, &T, dx, dy, ii1, ii2, w1, w2, ak[0].l, aj[0].l,
                                      pos_scale(g, ak0, aj0) / s);

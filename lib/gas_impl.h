@@ -60,9 +60,14 @@ typedef struct {
 } gas_link;
 
 /* Rotor extras; angle0 is the rod direction at epoch time 0 (the angle at
- * t is angle0 + omega t, as for the position). */
+ * t is angle0 + omega t, as for the position).  A rotor jammed against
+ * another body (gas_collide.c, strike_together) is held in contact with it
+ * until the epoch time hold_until: hold_with names that body as
+ * gas_ext_id does. */
 typedef struct {
     double angle0, omega, inv_inertia, inertia, half_length;
+    double hold_until;
+    int hold_with;
 } gas_rotor;
 
 /*
@@ -205,6 +210,23 @@ struct magdyn_gas {
 
 /* Where a particle is at a time: position and (rotor) rod angle. */
 typedef struct { double x, y, th; } gas_pose;
+
+/* Particle k as the caller numbers it: disc i as i, rotor i as -1 - i
+ * (stable when the particles are renumbered). */
+static inline int gas_ext_id(const struct magdyn_gas *g, int k)
+{
+    return g->ev[k].rot >= 0 ? -1 - g->ev[k].ext : g->ev[k].ext;
+}
+
+/* The epoch time until which k and j are held in a jammed contact
+ * (gas_collide.c, strike_together), -INFINITY when they are not. */
+static inline double gas_held_until(const struct magdyn_gas *g, int k, int j)
+{
+    int rk = g->ev[k].rot, rj = g->ev[j].rot;
+    if (rk >= 0 && g->rot[rk].hold_with == gas_ext_id(g, j)) return g->rot[rk].hold_until;
+    if (rj >= 0 && g->rot[rj].hold_with == gas_ext_id(g, k)) return g->rot[rj].hold_until;
+    return -INFINITY;
+}
 
 static inline gas_pose pose_at(const magdyn_gas *g, int k, double t)
 {

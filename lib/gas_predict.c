@@ -123,8 +123,11 @@ static inline void scan_cell(magdyn_gas *g, scan_ctx *sc, int c, double sx, doub
                 t = cc / (-b + sqrt(disc));
             }
         } else {
-            double to = g->ev[sc->k].to - sc->now;
-            t = rotor_pair_time(g, sc->k, j, dx, dy, dvx, dvy, sc->best < to ? sc->best : to);
+            double to = g->ev[sc->k].to - sc->now, held = gas_held_until(g, sc->k, j);
+            /* a jammed pair is not searched while held: its event is the
+             * hold's end, when the pair is looked at afresh */
+            t = held > sc->now ? held - sc->now
+                               : rotor_pair_time(g, sc->k, j, dx, dy, dvx, dvy, sc->best < to ? sc->best : to);
         }
         if (t < sc->best) {
             gas_event *ev = &g->ev[sc->k];

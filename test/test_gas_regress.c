@@ -3,7 +3,8 @@
  * or to break an invariant, each rebuilt from its fuzz input and run
  * through the public API as the harness does: eight chunks of advance,
  * each ending OK exactly at its t_end, kinetic energy never rising (1e-12,
- * rounding), no two discs overlapping (1e-9 of their radii), and in a
+ * rounding), no two bodies overlapping (1e-9 of their radii, or a held
+ * pair's give, below), and in a
  * periodic box the momentum kept (Newton's third law, to 1e-12 of the
  * momentum scale).
  */
@@ -29,8 +30,9 @@ static magdyn_gas *build(int periodic, const magdyn_disc *d, int nd, const magdy
 }
 
 /* Advances g to t_end in eight chunks, checking the invariants above;
- * pscale: the momentum scale sum m |v| [kg m/s]. */
-static void fuzz_chunks(magdyn_gas *g, double t_end, int periodic, double pscale)
+ * pscale: the momentum scale sum m |v| [kg m/s]; overlap: the largest
+ * overlap allowed, relative to the contact distance. */
+static void fuzz_chunks(magdyn_gas *g, double t_end, int periodic, double pscale, double overlap)
 {
     magdyn_gas_observables o0, o;
     double e_prev;
@@ -43,7 +45,7 @@ static void fuzz_chunks(magdyn_gas *g, double t_end, int periodic, double pscale
         ck_assert(magdyn_gas_time(g) == t);
         magdyn_gas_observe(g, MAGDYN_GAS_ALL_SPECIES, &o);
         ck_assert(o.energy <= e_prev * (1.0 + 1e-12));
-        ck_assert(smallest_gap(g, 1.0, 1.0, periodic) > -1e-9);
+        ck_assert(smallest_gap(g, 1.0, 1.0, periodic) > -overlap);
         if (periodic)
             ck_assert(fabs(o.momentum.x - o0.momentum.x) + fabs(o.momentum.y - o0.momentum.y)
                       <= 1e-12 * pscale);
@@ -80,7 +82,7 @@ START_TEST(double_contact_fuzz_gas)
         {{0x1.0a3d9231c64bbp-1, 0x1.28f648c7192eap-3}, {0x1.fdfdfdfdfdfep-1, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7},
         {{0x1.4a3d9231c64bbp-1, 0x1.28f648c7192eap-3}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7}};
     magdyn_gas *g = build(1, d, 12, r, 2, 128.0 / 255.0, 1.0);
-    fuzz_chunks(g, 0x1.cfcfcfcfcfcfep-3, 1, 0.05);
+    fuzz_chunks(g, 0x1.cfcfcfcfcfcfep-3, 1, 0.05, 1e-9);
     ck_assert_int_gt(magdyn_gas_collisions(g), 5);
     magdyn_gas_free(g);
 }
@@ -115,7 +117,12 @@ START_TEST(pressed_rotor_contact_fuzz_gas)
         {{0x1.21478c868b9fep-1, 0x1.851e321a2e7f7p-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6},
         {{0x1.61478c868b9fep-1, 0x1.851e321a2e7f7p-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6}};
     magdyn_gas *g = build(0, d, 12, r, 2, 0.0, 0x1.cdcdcdcdcdcddp-1);
-    fuzz_chunks(g, 0x1.d2d2d2d2d2d2dp-2, 0, 0.0);
+    /* the rotors' ends are 0.08 m apart, an end 0.04 m across: one end
+     * fits between the other rotor's two exactly, and is held there
+     * (gas_collide.c, hold_pair), giving way by at most |g''| t_c^2 / 2:
+     * g'' <= 2 omega^2 l = 200 m/s^2, t_c ~ 1e-4 s (the default), 1e-6 m
+     * or 2.5e-5 of the contact distance */
+    fuzz_chunks(g, 0x1.d2d2d2d2d2d2dp-2, 0, 0.0, 3e-5);
     /* 1248 here; the chatter made 3.28e6 */
     ck_assert_int_lt(magdyn_gas_collisions(g), 10000);
     magdyn_gas_free(g);
@@ -158,8 +165,45 @@ START_TEST(periodic_touch_fuzz_gas)
         {{0x1.0a3d9231c64bbp-1, 0x1.147b24638c975p-2}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7},
         {{0x1.4a3d9231c64bbp-1, 0x1.147b24638c975p-2}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7}};
     magdyn_gas *g = build(1, d, 20, r, 2, 0.0, 0.0);
-    fuzz_chunks(g, 0x1.d2d2d2d2d2d2dp-2, 1, 0.05);
+    fuzz_chunks(g, 0x1.d2d2d2d2d2d2dp-2, 1, 0.05, 1e-9);
     ck_assert_int_gt(magdyn_gas_collisions(g), 2);
+    magdyn_gas_free(g);
+}
+END_TEST
+
+/*
+ * Two rotors jammed end in slot at restitution 0 (fuzz/corpus/gas/
+ * regress-jam-rotors-b.bin): equal rotors whose ends, 0.02 m in radius,
+ * sit 0.08 m apart, so that an end fills the gap between the other
+ * rotor's two exactly; spinning together at 41 rad/s, the end is pressed
+ * into that gap or the wedge it forms.  Struck again and again within the
+ * contact duration, the TC model made each bounce elastic, in a clearance
+ * of rounding: 1.2e9 collisions a second, 163 s for the run of 0.46 s.
+ * The pair is now held (gas_collide.c, hold_pair): some 1000 collisions
+ * in all, the energy never rising, the held ends giving way by at most
+ * |g''| t_c^2 / 2 (below 3e-5 of the contact distance, as above).
+ */
+START_TEST(jammed_rotors_fuzz_gas)
+{
+    static const magdyn_disc d[12] = {
+{{0x1.645ab9a5784edp-4, 0x1.64d0f8ce6492cp-6}, {-0x1.087451f5f7039p-1, -0x1.70bee7cfc2d8fp-1}, 0x1.98a2e050f4cbep-9, 0x1.3e0ad7a4713e1p-6},
+        {{0x1.699d456323ff2p-3, 0x1.d2a05a2157e2cp-5}, {0x1.2121212121212p-4, 0x0p+0}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.0a3db3bfb58d1p-2, 0x1.47b677f6b1a2cp-7}, {0x0p+0, -0x0p+0}, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7},
+        {{0x1.cccc89b0ee49fp-2, 0x1.333226c3b927dp-4}, {0x0p+0, 0x0p+0}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.1a00864028ed6p-1, 0x1.333226c3b927dp-4}, {0x0p+0, 0x0p+0}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.5999bb2788dbp-1, 0x1.333226c3b927dp-4}, {-0x1.1122ec97298ecp-3, 0x1.523ce225f3417p-4}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.9797b92586d9p-1, 0x1.361217ff97b98p-4}, {0x1.8b9c391372598p+0, 0x1.13ad8e5f347d6p-2}, 0x1.2ac45df7912acp-7, 0x1.7979797979798p-5},
+        {{0x1.f58aa5a49f579p-1, 0x1.ac552d24fabc6p-4}, {0x1.c5c5c5c5c5c5cp-1, -0x1.f48a4164638b5p-53}, 0x1.98a2e050f4cbep-9, 0x1.3e0ad7a4713e1p-6},
+        {{0x1.333226c3b927dp-4, 0x1.99991361dc93fp-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.eb84988094e5dp-3, 0x1.147b677f6b1a3p-3}, {0x0p+0, 0x0p+0}, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7},
+        {{0x1.4ccc89b0ee49fp-2, 0x1.99991361dc93fp-3}, {0x1p+1, 0x0p+0}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.b333764f11b61p-2, 0x1.68021900a3b5ap-3}, {0x1p+1, 0x0p+0}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5}};
+    static const magdyn_rotor r[2] = {
+        {{0x1.21478c868b9fep-1, 0x1.851e321a2e7f7p-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6},
+        {{0x1.61478c868b9fep-1, 0x1.851e321a2e7f7p-3}, {0x1.9191919191919p-2, -0x1.baf4afaca9a65p-54}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6}};
+    magdyn_gas *g = build(0, d, 12, r, 2, 0.0, 0x1.cdcdcdcdcdcddp-1);
+    fuzz_chunks(g, 0x1.d2d2d2d2d2d2dp-2, 0, 0.0, 3e-5);
+    ck_assert_int_lt(magdyn_gas_collisions(g), 10000);
     magdyn_gas_free(g);
 }
 END_TEST
@@ -172,6 +216,7 @@ int main(void)
     tcase_add_test(tc, double_contact_fuzz_gas);
     tcase_add_test(tc, pressed_rotor_contact_fuzz_gas);
     tcase_add_test(tc, periodic_touch_fuzz_gas);
+    tcase_add_test(tc, jammed_rotors_fuzz_gas);
     suite_add_tcase(s, tc);
     return test_run_suite(s, CK_NOFORK);
 }
