@@ -208,6 +208,72 @@ START_TEST(jammed_rotors_fuzz_gas)
 }
 END_TEST
 
+/*
+ * Two rotors touching at restitution 0 in a periodic box (fuzz/corpus/gas/
+ * regress-rotor-touch.bin): one disc and 8 rotors.  After an elastic TC
+ * repeat two ends separated at 1.2e-15 m/s, which the pair search, whose
+ * coordinates round at 1 m, read as approaching, at once and forever
+ * (MAGDYN_ENOCONV).  unstick_pair's floor now takes the coordinates'
+ * rounding (gas_collide.c).
+ */
+START_TEST(rotor_touch_fuzz_gas)
+{
+    static const magdyn_disc d[1] = {
+{{0x1.53421aaafa686p-6, 0x1.47b677f6b1a2cp-7}, {-0x1.9be4bf16e2252p-5, 0x1.1f2a3120a9dd1p-4}, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7}};
+    static const magdyn_rotor r[8] = {
+        {{0x1.469e61332ce1cp-3, 0x1.d6e6643ab45d6p-6}, {0x1.d9d9d9d9d9d9ep-2, 0x0p+0}, 0x0p+0, 0x1.a787878787877p+4, 0x1.ce9b683501ceap-9, 0x1.e4872522da687p-21, 0x1.47ae147ae147bp-7, 0x1.2121212121212p-6},
+        {{0x1.147b24638c975p-2, 0x1.47b24638c9754p-6}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7},
+        {{0x1.947b24638c975p-2, 0x1.47b24638c9754p-6}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7},
+        {{0x1.0a3d9231c64bbp-1, 0x1.47b24638c9754p-6}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7},
+        {{0x1.4a3d9231c64bbp-1, 0x1.47b24638c9754p-6}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7},
+        {{0x1.8a3d9231c64bbp-1, 0x1.47b24638c9754p-6}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7},
+        {{0x1.ca3d9231c64bbp-1, 0x1.47b24638c9754p-6}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7},
+        {{0x1.47b24638c9754p-6, 0x1.28f648c7192eap-3}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7}};
+    magdyn_gas *g = build(1, d, 1, r, 8, 0x0p+0, 0x1.010101010101p-8);
+    fuzz_chunks(g, 0x1p-1, 1, 0.0183024, 3e-5);
+    ck_assert_int_gt(magdyn_gas_collisions(g), 0);
+    magdyn_gas_free(g);
+}
+END_TEST
+
+/*
+ * A near-singular double contact (fuzz/corpus/gas/regress-wedge-energy.bin):
+ * 12 discs and 6 rotors in a walled box at pair restitution 0; a disc
+ * wedged between two ends whose normals are nearly opposite (Delassus
+ * matrix condition ~3e5) gained 1.5e-9 of its energy in an elastic
+ * strike, against the harness's 1e-12.  The impulses are refined and
+ * capped at no energy gain (gas_collide.c, refine, energy_cap): the energy
+ * never rises here by more than 1e-12 of itself.
+ */
+START_TEST(wedge_energy_fuzz_gas)
+{
+    static const magdyn_disc d[12] = {
+{{0x1.b6e910e109ab8p-4, 0x1.2a18c2086e342p-6}, {0x1.eaada5953404fp-3, 0x1.9bcbb570e61e3p-1}, 0x1.6a6022b20e373p-9, 0x1.24578abdf1246p-6},
+        {{0x1.ba87380befa2ep-3, 0x1.7c88368143a06p-6}, {0x1.9fb29bcb4290bp-1, 0x1.a4658b783e88ep-2}, 0x1.a683b2cd6d2bbp-9, 0x1.45c0a1e997ac2p-6},
+        {{0x1.517f7e370f327p-2, 0x1.47b677f6b1a2cp-7}, {0x0p+0, 0x0p+0}, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7},
+        {{0x1.8a3db3bfb58d1p-2, 0x1.47b677f6b1a2cp-7}, {0x0p+0, 0x0p+0}, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7},
+        {{0x1.051ed9dfdac69p-1, 0x1.47b677f6b1a2cp-7}, {-0x0p+0, 0x0p+0}, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7},
+        {{0x1.687b308599237p-1, 0x1.92d660d21d269p-5}, {0x1.4141414141414p-4, 0x0p+0}, 0x1.196b56dbfab3p-7, 0x1.6632ffcc99664p-5},
+        {{0x1.b45fc375cccc9p-1, 0x1.61cbaa3570a2bp-4}, {-0x1.2684661ca4bedp-2, -0x1.02c7b6bf77b06p+0}, 0x1.f9c8a1b83f6a6p-9, 0x1.74035f887e40dp-6},
+        {{0x1.ccfa53c9c1d0ap-1, 0x1.732f14333d246p-4}, {0x0p+0, 0x0p+0}, 0x1.0f656982158a5p-10, 0x1.4cd1f0a8fae67p-7},
+        {{0x1.7b1d11c3b1d6p-7, 0x1.17b1d11c3b1d6p-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.62aa586ce7c92p-10, 0x1.7b14ae47e17b1p-7},
+        {{0x1.4363c34e838a8p-3, 0x1.b9d7bbace37cfp-3}, {0x1.5959595959596p-2, 0x0p+0}, 0x1.4b88f99d747ecp-8, 0x1.cb64fe9831cb6p-6},
+        {{0x1.2f6289ebf59bp-2, 0x1.76fa2c619ece4p-3}, {0x1.9ec0eda3e9465p+0, 0x1.a142470cad52dp-2}, 0x1.b39f2442fb4d3p-8, 0x1.1f85ec52b91f8p-5},
+        {{0x1.b9867512ead79p-2, 0x1.99991361dc93fp-3}, {0x1.3131313131313p+0, 0x0p+0}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5}};
+    static const magdyn_rotor r[6] = {
+        {{0x1.1f716b7d269c5p-1, 0x1.851e321a2e7f7p-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6},
+        {{0x1.61478c868b9fep-1, 0x1.851e321a2e7f7p-3}, {0x1.bfbfbfbfbfbfcp+0, -0x1.ede54e1df57acp-52}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6},
+        {{0x1.a1478c868b9fep-1, 0x1.851e321a2e7f7p-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6},
+        {{0x1.e1478c868b9fep-1, 0x1.851e321a2e7f7p-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6},
+        {{0x1.12446c3c6506ep-4, 0x1.44911b0f1941cp-2}, {0x1.119984e9b5677p-1, -0x1.8435b2ff12fe8p+0}, 0x1.921fb54442d18p+2, 0x1.e646464646465p+4, 0x1.d8e32091350c2p-9, 0x1.aac890ab715bbp-18, 0x1.47ae147ae147bp-5, 0x1.278df45ac1279p-6},
+        {{0x1.88025df41ce8cp-3, 0x1.4246f28e30605p-2}, {-0x1.05150fda7b7b4p-3, 0x1.f5bfb6cdbadfp-1}, 0x1.921fb54442d18p+2, 0x1.1f0f0f0f0f0fp+5, 0x1.e747891249956p-9, 0x1.ba47f04e772e6p-18, 0x1.47ae147ae147bp-5, 0x1.308cb5ab6dfd6p-6}};
+    magdyn_gas *g = build(0, d, 12, r, 6, 0x0p+0, 0x1p+0);
+    fuzz_chunks(g, 0x1p-1, 0, 0.140071, 3e-5);
+    ck_assert_int_gt(magdyn_gas_collisions(g), 0);
+    magdyn_gas_free(g);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gas_regress");
@@ -217,6 +283,8 @@ int main(void)
     tcase_add_test(tc, pressed_rotor_contact_fuzz_gas);
     tcase_add_test(tc, periodic_touch_fuzz_gas);
     tcase_add_test(tc, jammed_rotors_fuzz_gas);
+    tcase_add_test(tc, rotor_touch_fuzz_gas);
+    tcase_add_test(tc, wedge_energy_fuzz_gas);
     suite_add_tcase(s, tc);
     return test_run_suite(s, CK_NOFORK);
 }
