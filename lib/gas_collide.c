@@ -480,15 +480,20 @@ int gas_do_pair(magdyn_gas *g, int k, int j)
  * the wall by inelastic bounces, whose impulse underflowed or rounded away
  * or cancelled the approach to rounding.  The wall search, which rounds
  * differently, would find it in contact again at once, forever.  It leaves
- * instead at the rounding speed floor = 4 eps (|v| + |w| l), within
- * rounding of the exact bounce.  Returns the impulse given [N s], 0 when
- * the body separates faster.
+ * instead at the rounding speed floor = 4 eps (|v| + |w| l (1 + |th|)),
+ * within rounding of the exact bounce: th, the rod angle, rounds to eps
+ * |th| and the wall search turns it by a rounded pi / 2 for the walls
+ * in y, which moves the end's normal speed by |w| l eps |th| (a rotor at
+ * 142 rad/s, |th| ~ 60, separating at 2e-15 m/s, was found approaching
+ * the top wall at once, forever: MAGDYN_ENOCONV; fuzz/corpus/gas/
+ * regress-wall-spin.bin).  Returns the impulse given [N s], 0 when the
+ * body separates faster.
  */
 static double unstick(gas_particle *p, double nx, double ny, double wk, double arm_speed,
-                      double mass)
+                      double angle, double mass)
 {
     double vn = nx * p->vx + ny * p->vy + wk;
-    double floor = 4.0 * DBL_EPSILON * (fabs(p->vx) + fabs(p->vy) + arm_speed), dv;
+    double floor = 4.0 * DBL_EPSILON * (fabs(p->vx) + fabs(p->vy) + arm_speed * (1.0 + fabs(angle))), dv;
     if (!(vn < floor)) return 0.0;
     dv = floor > 0.0 ? floor - vn : DBL_MIN - vn;  /* a subnormal velocity: the least normal speed */
     p->vx += dv * nx;
@@ -525,7 +530,7 @@ int gas_do_wall(magdyn_gas *g, int k, int wall, int end)
     if (e < 1.0) e = tc_restitution(g, k, -1, e);
     jimp = mdk_impulse(nx, ny, e, g->ev[k].inv_mass, ii, k1, &p->vx, &p->vy, w,
                        0.0, 0.0, 0.0, &vz0, &vz1, &zero);
-    jimp += unstick(p, nx, ny, *w * k1, fabs(*w) * (r >= 0 ? g->rot[r].half_length : 0.0),
+    jimp += unstick(p, nx, ny, *w * k1, fabs(*w) * (r >= 0 ? g->rot[r].half_length : 0.0), a.th,
                     g->ev[k].mass);
     if (!(jimp > 0.0)) return 0;
     reanchor(g, k, a);
