@@ -427,7 +427,11 @@ int gas_do_pair(magdyn_gas *g, int k, int j)
         touch_set T;
         double virial;
         T.m = 0;
-        T.held = held;
+        /* a pair that gave way in a hold, and overlaps still, is held
+         * again until it is brought apart: left to bounce elastically by
+         * the TC model, a pressed pair never left the overlap (every
+         * 2.7e-9 s, 5.7e-9 m deep) */
+        T.held = held || bestgap < -tol;
         for (a = 0; a < nk; a++)
             for (b = 0; b < nj; b++) {
                 double x1 = dx + ak[a].l * md_cos(ak[a].th) - aj[b].l * md_cos(aj[b].th);
@@ -440,7 +444,7 @@ int gas_do_pair(magdyn_gas *g, int k, int j)
                 T.gap[T.m] = gap[a][b];
                 T.m++;
             }
-        if (T.m > 1 || (held && T.m == 1)) {
+        if (T.m > 1 || (T.held && T.m == 1)) {
             ke0 = ke_of(g, k) + ke_of(g, j);
             virial = strike_together(g, k, j, &T, dx, dy, ii1, ii2, w1, w2, ak[0].l, aj[0].l,
                                      pos_scale(g, ak0, aj0) / s);

@@ -321,6 +321,45 @@ START_TEST(wall_spin_fuzz_gas)
 }
 END_TEST
 
+/*
+ * A held pair left overlapping (fuzz/corpus/gas/regress-overlap-pressed.bin):
+ * 14 discs and 5 rotors, pair restitution 0.  Two rotors that gave way by
+ * 5.7e-9 m while held, pressed together by their spins, were released
+ * still overlapping; each bounce was elastic by the TC model and too slow
+ * to leave the overlap, every 2.7e-9 s: 5.46e6 collisions for the run.
+ * A pair found overlapping beyond the contact tolerance is now held again
+ * and brought apart (gas_collide.c, gas_do_pair): 1.5e4 collisions.
+ */
+START_TEST(overlap_pressed_fuzz_gas)
+{
+    static const magdyn_disc d[14] = {
+{{0x1.9c01a60fe71b5p-4, 0x1.7a467b3ce591fp-4}, {0x1.a1e48fcb55119p+0, -0x1.27d1f8bcc4201p+0}, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7},
+        {{0x1.2331f5c1fe4bap-3, 0x1.198fae0ff25dp-6}, {0x1.8c6376a9dddc6p-4, 0x1.06ffb3cae6a6p-5}, 0x1.7e6bfd65d888ap-10, 0x1.8a8042d22e575p-7},
+        {{0x1.36b57a657d4f9p-2, 0x1.8f46b389ce6bbp-5}, {0x1.8c6376a9dddc6p-4, 0x1.06ffb3cae6a6p-5}, 0x1.32dcd8c02cb8p-7, 0x1.82783aca264f5p-5},
+        {{0x1.9198fae0ff25dp-2, 0x1.198fae0ff25dp-6}, {0x1.856dfe00cc48ap-4, -0x1.2dbb51114da4fp-5}, 0x1.7e6bfd65d888ap-10, 0x1.8a8042d22e575p-7},
+        {{0x1.0547f8c14b938p-1, 0x1.51fe3052e4e04p-7}, {0x1.8989898989899p-2, 0x0p+0}, 0x1.18a5f5d51074dp-10, 0x1.51f5ccd714853p-7},
+        {{0x1.451ed9dfdac69p-1, 0x1.47b677f6b1a2cp-7}, {0x0p+0, 0x0p+0}, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7},
+        {{0x1.851ed9dfdac69p-1, 0x1.47b677f6b1a2cp-7}, {0x0p+0, 0x0p+0}, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7},
+        {{0x1.c51ed9dfdac69p-1, 0x1.47b677f6b1a2cp-7}, {0x0p+0, 0x0p+0}, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7},
+        {{0x1.47b677f6b1a2cp-7, 0x1.147b677f6b1a3p-3}, {0x0p+0, 0x0p+0}, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7},
+        {{0x1.147b677f6b1a3p-3, 0x1.147b677f6b1a3p-3}, {0x0p+0, -0x0p+0}, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7},
+        {{0x1.4ccc89b0ee49fp-2, 0x1.99991361dc93fp-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.cccc89b0ee49fp-2, 0x1.99991361dc93fp-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.266644d87725p-1, 0x1.78ac057e96b08p-3}, {0x1.ffd8369e5829bp+0, 0x1.93a8f3a344071p-5}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.498c377ebfc7p-1, 0x1.147b677f6b1a3p-3}, {0x0p+0, 0x0p+0}, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7}};
+    static const magdyn_rotor r[5] = {
+        {{0x1.a9a6f62da35b7p-1, 0x1.a69bd8b68d6dcp-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.6dda96dcb9472p+1, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.97955ee9a8799p-19, 0x1.836ef412cb1dp-6, 0x1.47ae147ae147bp-6},
+        {{0x1.e1478c868b9fep-1, 0x1.851e321a2e7f7p-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6},
+        {{0x1.0a3c64345cfeep-4, 0x1.428f190d173fcp-2}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6},
+        {{0x1.c28ed5f138bcep-3, 0x1.61476af89c5e7p-2}, {0x1.694d53bb110e6p+0, 0x1.1cefbb09d5aaap-5}, 0x0p+0, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.421f5f40d8377p-20, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-6},
+        {{0x1.3d70e6f2e8c04p-2, 0x1.3e48b2f738b12p-2}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6}};
+    magdyn_gas *g = build(0, d, 14, r, 5, 0x0p+0, 0x1.cdcdcdcdcdcddp-1);
+    fuzz_chunks(g, 0x1.d2d2d2d2d2d2dp-2, 0, 0.0, 3e-5);
+    ck_assert_int_lt(magdyn_gas_collisions(g), 100000);
+    magdyn_gas_free(g);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gas_regress");
@@ -333,6 +372,7 @@ int main(void)
     tcase_add_test(tc, rotor_touch_fuzz_gas);
     tcase_add_test(tc, wedge_energy_fuzz_gas);
     tcase_add_test(tc, wall_spin_fuzz_gas);
+    tcase_add_test(tc, overlap_pressed_fuzz_gas);
     suite_add_tcase(s, tc);
     return test_run_suite(s, CK_NOFORK);
 }
