@@ -136,6 +136,24 @@ static double hold_pressed(magdyn_gas *g, int k, int j, mdk_arm a, mdk_arm b, do
     return jimp;
 }
 
+/*
+ * Whether the contact of the ends a of k and b of j is a pressed one
+ * struck again within t_c, too slowly to be kept apart for t_c (closing
+ * below |g''| t_c / 2): the TC model makes the repeat elastic, so that
+ * hold_pressed cannot raise its speed, and the pair bounced at the same
+ * small speed every 2 v / |g''| (every 3.6e-9 s, 1.3e6 collisions;
+ * fuzz/corpus/gas/regress-pressed-repeat.bin).  Such a contact endures:
+ * it is held (hold_pair).
+ */
+static int pressed_repeat(const magdyn_gas *g, int k, int j, mdk_arm a, mdk_arm b, double ex,
+                          double ey)
+{
+    double gpp;
+    if (!(md_hypot(ex, ey) > 0.0) || tc_restitution(g, k, j, g->e_pair) != 1.0) return 0;
+    gpp = gap_acceleration(g, k, j, a, b, ex, ey);
+    return gpp < 0.0 && closing_speed(g, k, j, a, b, ex, ey) < -0.5 * gpp * g->t_contact;
+}
+
 /* Whether the ends a of k and b of j approach at their contact. */
 static int approaching_ends(const magdyn_gas *g, int k, int j, mdk_arm a, mdk_arm b,
                             double ex, double ey)
@@ -430,8 +448,8 @@ int gas_do_pair(magdyn_gas *g, int k, int j)
         /* a pair that gave way in a hold, and overlaps still, is held
          * again until it is brought apart: left to bounce elastically by
          * the TC model, a pressed pair never left the overlap (every
-         * 2.7e-9 s, 5.7e-9 m deep) */
-        T.held = held || bestgap < -tol;
+         * 2.7e-9 s, 5.7e-9 m deep); and so is a slow pressed repeat */
+        T.held = held || bestgap < -tol || pressed_repeat(g, k, j, ak[ba], aj[bb], ex, ey);
         for (a = 0; a < nk; a++)
             for (b = 0; b < nj; b++) {
                 double x1 = dx + ak[a].l * md_cos(ak[a].th) - aj[b].l * md_cos(aj[b].th);

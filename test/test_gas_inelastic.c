@@ -165,7 +165,8 @@ END_TEST
  * gas advances (MAGDYN_OK) through `want` collisions, the energy never
  * rises (to 1e-12 of itself per call: the unstick floor is of rounding
  * size), momentum is conserved (1e-10 of the momentum scale sqrt(2 E0 M)),
- * no overlap beyond 1e-9 of the contact distance.
+ * no overlap beyond 1e-9 of the contact distance (1e-5 with rotors: a
+ * held pair's give, below).
  */
 static void sweep_one(int kind, double e, long long want)
 {
@@ -208,7 +209,11 @@ static void sweep_one(int kind, double e, long long want)
     printf("%-7s e = %.1f: %lld collisions to t = %.3g in %d calls, energy %.3g of the start, "
            "smallest gap %.2g\n", kind_name[kind], e, magdyn_gas_collisions(g), t, calls,
            eprev / o0.energy, gap);
-    ck_assert_msg(gap > -1e-9, "overlap %g", gap);
+    /* a rotor pair held in an enduring contact gives way by |g''| t_c^2 / 2
+     * (at restitution 0: 1.6e-6 for rotors, 2.4e-7 for the mixture)
+     * (magdyn_gas_new(3)): with g'' ~ u^2 / l and t_c = 2e-3 reach / u, of
+     * the order 1e-6 of the contact distance; discs are never held */
+    ck_assert_msg(gap > (kind == DISCS ? -1e-9 : -1e-5), "overlap %g", gap);
     magdyn_gas_free(g);
 }
 
@@ -218,9 +223,6 @@ START_TEST(restitution_sweep)
 {
     int kind = _i / 6;
     double e = sweep_e[_i % 6];
-    /* rotors pressed together by their spin at restitution 0 stall
-     * (magdyn_gas_new(3)): left out */
-    if (kind != DISCS && e == 0.0) return;
     sweep_one(kind, e, kind == DISCS ? (quick() ? 3000 : 30000) : (quick() ? 2000 : 20000));
 }
 END_TEST

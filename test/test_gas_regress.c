@@ -360,6 +360,42 @@ START_TEST(overlap_pressed_fuzz_gas)
 }
 END_TEST
 
+/*
+ * A slow pressed repeat (fuzz/corpus/gas/regress-pressed-repeat.bin): 14
+ * discs and 3 rotors, pair restitution 0.  Two rotors' ends, pressed
+ * together by the spins and struck again within t_c, bounced elastically
+ * (the TC model) at the same small speed every 3.6e-9 s: 1.28e6
+ * collisions for the run, 16.6 s.  Such a contact is now held
+ * (gas_collide.c, pressed_repeat).
+ */
+START_TEST(pressed_repeat_fuzz_gas)
+{
+    static const magdyn_disc d[14] = {
+{{0x1.95f25a5488e71p-4, 0x1.758699d38de58p-4}, {0x1.cdcdcdcdcdcddp+0, -0x1.fd66306cf64c1p-52}, 0x1.7e6bfd65d888ap-10, 0x1.8a8042d22e575p-7},
+        {{0x1.bac34ce9c6f2cp-3, 0x1.198fae0ff25dp-6}, {0x1.8c6376a9dddc6p-4, 0x1.06ffb3cae6a6p-5}, 0x1.7e6bfd65d888ap-10, 0x1.8a8042d22e575p-7},
+        {{0x1.36b57a657d4f9p-2, 0x1.8f46b389ce6bbp-5}, {0x1.ebb3c1b3a0eb4p-2, -0x1.2b8da085a3b66p-3}, 0x1.32dcd8c02cb8p-7, 0x1.82783aca264f5p-5},
+        {{0x1.c9f55ab417a3ap-2, 0x1.7d3f8fcd33261p-5}, {0x1.3131313131313p-2, -0x1.50a57b45c89d2p-54}, 0x1.184345519b55bp-7, 0x1.64ea08c112fe9p-5},
+        {{0x1.266644d87725p-1, 0x1.333226c3b927dp-4}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.666644d87725p-1, 0x1.333226c3b927dp-4}, {0x1p+1, 0x0p+0}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.9991ebd62d4eap-1, 0x1.00d7e112133dp-4}, {0x1.2e6626a82175fp-6, -0x1.5932f4640b70bp-4}, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7},
+        {{0x1.fa96c7b3119e2p-1, 0x1.f6bad34c6ff84p-6}, {0x1.010101010101p-7, 0x0p+0}, 0x1.0f656982158a5p-10, 0x1.4cd1f0a8fae67p-7},
+        {{0x1.55348917e5734p-7, 0x1.147b677f6b1a3p-3}, {0x0p+0, -0x0p+0}, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7},
+        {{0x1.99991361dc93fp-3, 0x1.99991361dc93fp-3}, {0x1.d1d1d1d1d1d1dp-1, -0x1.00ea13f89fd64p-52}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.4ccc89b0ee49fp-2, 0x1.99991361dc93fp-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.cccc89b0ee49fp-2, 0x1.99991361dc93fp-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.47ae147ae147bp-7, 0x1.999999999999ap-5},
+        {{0x1.3acc96af6cd3p-1, 0x1.ac23cb02d15b8p-3}, {0x0p+0, -0x0p+0}, 0x1.0f656982158a5p-10, 0x1.4cd1f0a8fae67p-7},
+        {{0x1.6ca9f930a65e7p-1, 0x1.b2a7e4c29979cp-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.daf178a3a5b2p-8, 0x1.355e5416a6023p-5}};
+    static const magdyn_rotor r[3] = {
+        {{0x1.a1478c868b9fep-1, 0x1.851e321a2e7f7p-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6},
+        {{0x1.e1478c868b9fep-1, 0x1.851e321a2e7f7p-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6},
+        {{0x1.0a3c64345cfeep-4, 0x1.428f190d173fcp-2}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6}};
+    magdyn_gas *g = build(0, d, 14, r, 3, 0x0p+0, 0x1.cdcdcdcdcdcddp-1);
+    fuzz_chunks(g, 0x1.d2d2d2d2d2d2dp-2, 0, 0.0, 3e-5);
+    ck_assert_int_lt(magdyn_gas_collisions(g), 100000);
+    magdyn_gas_free(g);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gas_regress");
@@ -373,6 +409,7 @@ int main(void)
     tcase_add_test(tc, wedge_energy_fuzz_gas);
     tcase_add_test(tc, wall_spin_fuzz_gas);
     tcase_add_test(tc, overlap_pressed_fuzz_gas);
+    tcase_add_test(tc, pressed_repeat_fuzz_gas);
     suite_add_tcase(s, tc);
     return test_run_suite(s, CK_NOFORK);
 }
