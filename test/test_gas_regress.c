@@ -53,6 +53,19 @@ static void fuzz_chunks(magdyn_gas *g, double t_end, int periodic, double pscale
     }
 }
 
+/* Builds the gas of build() and runs fuzz_chunks on it; returns its
+ * number of collisions. */
+static long long replay(int periodic, const magdyn_disc *d, int nd, const magdyn_rotor *r, int nr,
+                        double e_pair, double e_wall, double t_end, double pscale, double overlap)
+{
+    magdyn_gas *g = build(periodic, d, nd, r, nr, e_pair, e_wall);
+    long long n;
+    fuzz_chunks(g, t_end, periodic, pscale, overlap);
+    n = magdyn_gas_collisions(g);
+    magdyn_gas_free(g);
+    return n;
+}
+
 /*
  * The fuzz input itself (fuzz/corpus/gas/regress-rotor-double-contact.bin,
  * fuzz_gas): 12 discs and 2 equal rotors, horizontal, both spinning at -50
@@ -81,10 +94,8 @@ START_TEST(double_contact_fuzz_gas)
     static const magdyn_rotor r[2] = {
         {{0x1.0a3d9231c64bbp-1, 0x1.28f648c7192eap-3}, {0x1.fdfdfdfdfdfep-1, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7},
         {{0x1.4a3d9231c64bbp-1, 0x1.28f648c7192eap-3}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7}};
-    magdyn_gas *g = build(1, d, 12, r, 2, 128.0 / 255.0, 1.0);
-    fuzz_chunks(g, 0x1.cfcfcfcfcfcfep-3, 1, 0.05, 1e-9);
-    ck_assert_int_gt(magdyn_gas_collisions(g), 5);
-    magdyn_gas_free(g);
+    ck_assert_int_gt(replay(1, d, 12, r, 2, 128.0 / 255.0, 1.0, 0x1.cfcfcfcfcfcfep-3, 0.05, 1e-9),
+                     5);
 }
 END_TEST
 
@@ -116,16 +127,14 @@ START_TEST(pressed_rotor_contact_fuzz_gas)
     static const magdyn_rotor r[2] = {
         {{0x1.21478c868b9fep-1, 0x1.851e321a2e7f7p-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6},
         {{0x1.61478c868b9fep-1, 0x1.851e321a2e7f7p-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6}};
-    magdyn_gas *g = build(0, d, 12, r, 2, 0.0, 0x1.cdcdcdcdcdcddp-1);
     /* the rotors' ends are 0.08 m apart, an end 0.04 m across: one end
      * fits between the other rotor's two exactly, and is held there
      * (gas_collide.c, hold_pair), giving way by at most |g''| t_c^2 / 2:
      * g'' <= 2 omega^2 l = 200 m/s^2, t_c ~ 1e-4 s (the default), 1e-6 m
      * or 2.5e-5 of the contact distance */
-    fuzz_chunks(g, 0x1.d2d2d2d2d2d2dp-2, 0, 0.0, 3e-5);
     /* 1248 here; the chatter made 3.28e6 */
-    ck_assert_int_lt(magdyn_gas_collisions(g), 10000);
-    magdyn_gas_free(g);
+    ck_assert_int_lt(replay(0, d, 12, r, 2, 0.0, 0x1.cdcdcdcdcdcddp-1, 0x1.d2d2d2d2d2d2dp-2, 0.0, 3e-5),
+                     10000);
 }
 END_TEST
 
@@ -164,10 +173,7 @@ START_TEST(periodic_touch_fuzz_gas)
     static const magdyn_rotor r[2] = {
         {{0x1.0a3d9231c64bbp-1, 0x1.147b24638c975p-2}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7},
         {{0x1.4a3d9231c64bbp-1, 0x1.147b24638c975p-2}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7}};
-    magdyn_gas *g = build(1, d, 20, r, 2, 0.0, 0.0);
-    fuzz_chunks(g, 0x1.d2d2d2d2d2d2dp-2, 1, 0.05, 1e-9);
-    ck_assert_int_gt(magdyn_gas_collisions(g), 2);
-    magdyn_gas_free(g);
+    ck_assert_int_gt(replay(1, d, 20, r, 2, 0.0, 0.0, 0x1.d2d2d2d2d2d2dp-2, 0.05, 1e-9), 2);
 }
 END_TEST
 
@@ -201,10 +207,8 @@ START_TEST(jammed_rotors_fuzz_gas)
     static const magdyn_rotor r[2] = {
         {{0x1.21478c868b9fep-1, 0x1.851e321a2e7f7p-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6},
         {{0x1.61478c868b9fep-1, 0x1.851e321a2e7f7p-3}, {0x1.9191919191919p-2, -0x1.baf4afaca9a65p-54}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6}};
-    magdyn_gas *g = build(0, d, 12, r, 2, 0.0, 0x1.cdcdcdcdcdcddp-1);
-    fuzz_chunks(g, 0x1.d2d2d2d2d2d2dp-2, 0, 0.0, 3e-5);
-    ck_assert_int_lt(magdyn_gas_collisions(g), 10000);
-    magdyn_gas_free(g);
+    ck_assert_int_lt(replay(0, d, 12, r, 2, 0.0, 0x1.cdcdcdcdcdcddp-1, 0x1.d2d2d2d2d2d2dp-2, 0.0, 3e-5),
+                     10000);
 }
 END_TEST
 
@@ -219,7 +223,7 @@ END_TEST
 START_TEST(rotor_touch_fuzz_gas)
 {
     static const magdyn_disc d[1] = {
-{{0x1.53421aaafa686p-6, 0x1.47b677f6b1a2cp-7}, {-0x1.9be4bf16e2252p-5, 0x1.1f2a3120a9dd1p-4}, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7}};
+        {{0x1.53421aaafa686p-6, 0x1.47b677f6b1a2cp-7}, {-0x1.9be4bf16e2252p-5, 0x1.1f2a3120a9dd1p-4}, 0x1.0624dd2f1a9fcp-10, 0x1.47ae147ae147bp-7}};
     static const magdyn_rotor r[8] = {
         {{0x1.469e61332ce1cp-3, 0x1.d6e6643ab45d6p-6}, {0x1.d9d9d9d9d9d9ep-2, 0x0p+0}, 0x0p+0, 0x1.a787878787877p+4, 0x1.ce9b683501ceap-9, 0x1.e4872522da687p-21, 0x1.47ae147ae147bp-7, 0x1.2121212121212p-6},
         {{0x1.147b24638c975p-2, 0x1.47b24638c9754p-6}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7},
@@ -229,10 +233,8 @@ START_TEST(rotor_touch_fuzz_gas)
         {{0x1.8a3d9231c64bbp-1, 0x1.47b24638c9754p-6}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7},
         {{0x1.ca3d9231c64bbp-1, 0x1.47b24638c9754p-6}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7},
         {{0x1.47b24638c9754p-6, 0x1.28f648c7192eap-3}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7}};
-    magdyn_gas *g = build(1, d, 1, r, 8, 0x0p+0, 0x1.010101010101p-8);
-    fuzz_chunks(g, 0x1p-1, 1, 0.0183024, 3e-5);
-    ck_assert_int_gt(magdyn_gas_collisions(g), 0);
-    magdyn_gas_free(g);
+    ck_assert_int_gt(replay(1, d, 1, r, 8, 0x0p+0, 0x1.010101010101p-8, 0x1p-1, 0.0183024, 3e-5),
+                     0);
 }
 END_TEST
 
@@ -267,10 +269,7 @@ START_TEST(wedge_energy_fuzz_gas)
         {{0x1.e1478c868b9fep-1, 0x1.851e321a2e7f7p-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6},
         {{0x1.12446c3c6506ep-4, 0x1.44911b0f1941cp-2}, {0x1.119984e9b5677p-1, -0x1.8435b2ff12fe8p+0}, 0x1.921fb54442d18p+2, 0x1.e646464646465p+4, 0x1.d8e32091350c2p-9, 0x1.aac890ab715bbp-18, 0x1.47ae147ae147bp-5, 0x1.278df45ac1279p-6},
         {{0x1.88025df41ce8cp-3, 0x1.4246f28e30605p-2}, {-0x1.05150fda7b7b4p-3, 0x1.f5bfb6cdbadfp-1}, 0x1.921fb54442d18p+2, 0x1.1f0f0f0f0f0fp+5, 0x1.e747891249956p-9, 0x1.ba47f04e772e6p-18, 0x1.47ae147ae147bp-5, 0x1.308cb5ab6dfd6p-6}};
-    magdyn_gas *g = build(0, d, 12, r, 6, 0x0p+0, 0x1p+0);
-    fuzz_chunks(g, 0x1p-1, 0, 0.140071, 3e-5);
-    ck_assert_int_gt(magdyn_gas_collisions(g), 0);
-    magdyn_gas_free(g);
+    ck_assert_int_gt(replay(0, d, 12, r, 6, 0x0p+0, 0x1p+0, 0x1p-1, 0.140071, 3e-5), 0);
 }
 END_TEST
 
@@ -314,10 +313,7 @@ START_TEST(wall_spin_fuzz_gas)
         {{0x1.47b24638c9754p-6, 0x1.947b24638c975p-2}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7},
         {{0x1.28f648c7192eap-3, 0x1.947b24638c975p-2}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7},
         {{0x1.147b24638c975p-2, 0x1.947b24638c975p-2}, {0x0p+0, 0x0p+0}, 0x0p+0, -0x1.9p+5, 0x1.0624dd2f1a9fcp-9, 0x1.421f5f40d8377p-22, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-7}};
-    magdyn_gas *g = build(0, d, 20, r, 7, 0x1.b5b5b5b5b5b5bp-1, 0x0p+0);
-    fuzz_chunks(g, 0x1p-1, 0, 0.0, 3e-5);
-    ck_assert_int_gt(magdyn_gas_collisions(g), 76);
-    magdyn_gas_free(g);
+    ck_assert_int_gt(replay(0, d, 20, r, 7, 0x1.b5b5b5b5b5b5bp-1, 0x0p+0, 0x1p-1, 0.0, 3e-5), 76);
 }
 END_TEST
 
@@ -353,10 +349,8 @@ START_TEST(overlap_pressed_fuzz_gas)
         {{0x1.0a3c64345cfeep-4, 0x1.428f190d173fcp-2}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6},
         {{0x1.c28ed5f138bcep-3, 0x1.61476af89c5e7p-2}, {0x1.694d53bb110e6p+0, 0x1.1cefbb09d5aaap-5}, 0x0p+0, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.421f5f40d8377p-20, 0x1.47ae147ae147bp-7, 0x1.47ae147ae147bp-6},
         {{0x1.3d70e6f2e8c04p-2, 0x1.3e48b2f738b12p-2}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6}};
-    magdyn_gas *g = build(0, d, 14, r, 5, 0x0p+0, 0x1.cdcdcdcdcdcddp-1);
-    fuzz_chunks(g, 0x1.d2d2d2d2d2d2dp-2, 0, 0.0, 3e-5);
-    ck_assert_int_lt(magdyn_gas_collisions(g), 100000);
-    magdyn_gas_free(g);
+    ck_assert_int_lt(replay(0, d, 14, r, 5, 0x0p+0, 0x1.cdcdcdcdcdcddp-1, 0x1.d2d2d2d2d2d2dp-2, 0.0, 3e-5),
+                     100000);
 }
 END_TEST
 
@@ -389,10 +383,8 @@ START_TEST(pressed_repeat_fuzz_gas)
         {{0x1.a1478c868b9fep-1, 0x1.851e321a2e7f7p-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6},
         {{0x1.e1478c868b9fep-1, 0x1.851e321a2e7f7p-3}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6},
         {{0x1.0a3c64345cfeep-4, 0x1.428f190d173fcp-2}, {0x1p+1, -0x1.1a62633145c07p-51}, 0x1.921fb54442d18p+2, 0x1.9p+5, 0x1.0624dd2f1a9fcp-8, 0x1.e32f0ee144532p-18, 0x1.47ae147ae147bp-5, 0x1.47ae147ae147bp-6}};
-    magdyn_gas *g = build(0, d, 14, r, 3, 0x0p+0, 0x1.cdcdcdcdcdcddp-1);
-    fuzz_chunks(g, 0x1.d2d2d2d2d2d2dp-2, 0, 0.0, 3e-5);
-    ck_assert_int_lt(magdyn_gas_collisions(g), 100000);
-    magdyn_gas_free(g);
+    ck_assert_int_lt(replay(0, d, 14, r, 3, 0x0p+0, 0x1.cdcdcdcdcdcddp-1, 0x1.d2d2d2d2d2d2dp-2, 0.0, 3e-5),
+                     100000);
 }
 END_TEST
 
