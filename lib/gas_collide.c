@@ -375,22 +375,22 @@ static double strike_together(magdyn_gas *g, int k, int j, const touch_set *T, d
     gas_particle *p = &g->p[k], *q = &g->p[j];
     double im1 = g->ev[k].inv_mass, im2 = g->ev[j].inv_mass, W[MAX_TOUCH][MAX_TOUCH], vn[MAX_TOUCH];
     double P[MAX_TOUCH], e = g->e_pair, virial = 0.0, v0[6];
-    int i, c, approach = 0, jam;
+    int i, c, approach = 0, hold;
     /* struck again within t_c, or out of a hold: held (hold_pair) */
-    jam = T->held || tc_restitution(g, k, j, e) == 1.0;
+    hold = T->held || tc_restitution(g, k, j, e) == 1.0;
     for (i = 0; i < T->m; i++) {
         vn[i] = T->nx[i] * (p->vx - q->vx) + T->ny[i] * (p->vy - q->vy) + *w1 * T->k1[i] - *w2 * T->k2[i];
         /* a held pair that gave way is brought apart within the next t_c
          * (the speed is below that of the load's approach, |g''| t_c, so
          * the energy still falls; energy_cap sees to it) */
-        if (jam && T->gap[i] < 0.0 && g->t_contact > 0.0) vn[i] += T->gap[i] / g->t_contact;
+        if (hold && T->gap[i] < 0.0 && g->t_contact > 0.0) vn[i] += T->gap[i] / g->t_contact;
         approach |= vn[i] < 0.0;
         for (c = 0; c < T->m; c++)
             W[i][c] = (im1 + im2) * (T->nx[i] * T->nx[c] + T->ny[i] * T->ny[c]) + ii1 * T->k1[i] * T->k1[c]
                     + ii2 * T->k2[i] * T->k2[c];
     }
     if (!approach || !compression_impulses(W, vn, T->m, P)) return NAN;
-    if (jam) e = 0.0;
+    if (hold) e = 0.0;
     v0[0] = p->vx; v0[1] = p->vy; v0[2] = *w1; v0[3] = q->vx; v0[4] = q->vy; v0[5] = *w2;
     for (i = 0; i < T->m; i++) {
         double J = (1.0 + e) * P[i];
@@ -405,7 +405,7 @@ static double strike_together(magdyn_gas *g, int k, int j, const touch_set *T, d
                                 l2, pos_d);
         virial += J * (dx * T->nx[i] + dy * T->ny[i]);
     }
-    if (jam) hold_pair(g, k, j, g->t_contact);
+    if (hold) hold_pair(g, k, j, g->t_contact);
     return virial;
 }
 
@@ -423,7 +423,7 @@ int gas_do_pair(magdyn_gas *g, int k, int j)
     /* the pair search gives a held pair one event, the hold's end (which
      * rounds to a time near it): the pair is released, and looked at */
     int held = gas_held_until(g, k, j) > -INFINITY;
-    if (held) hold_pair(g, k, j, -INFINITY);
+    if (held) hold_pair(g, k, j, -INFINITY);     /* released: held until long ago */
     mdk_arm ak[2], aj[2];
     int nk = arms_of(g, k, g->time, ak), nj = arms_of(g, j, g->time, aj), a, b, ba = 0, bb = 0;
     double s = g->rad[k] + g->rad[j], bestgap = INFINITY, ex = 0, ey = 0, gap[2][2];

@@ -99,6 +99,8 @@ struct magdyn_world {
 };
 
 double magdyn_wi_clock(void);
+/* Whether p is a world's parameters (world_params.c). */
+int magdyn_wi_params_ok(const magdyn_world_params *p);
 
 /* world.c: MAGDYN_OK when an advance that has taken `taken` steps may take
  * another (params max_steps and cancel), else MAGDYN_EBUDGET or

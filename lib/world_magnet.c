@@ -4,6 +4,7 @@
  * stepper's arithmetic stays finite.  One check, on adding a magnet and on
  * every advance, so that adding and advancing never disagree.
  */
+#include <string.h>
 #include <math.h>
 #include "detmath.h"
 #include "world_impl.h"
@@ -67,4 +68,14 @@ magdyn_status magdyn_wi_magnet_check(const magdyn_magnet *m)
         return MAGDYN_EINVAL;
     if (!magdyn_quat_isunit(m->orientation, 1e-9)) return MAGDYN_ENORM;
     return MAGDYN_OK;
+}
+
+/* A magnet of zero size and mass at the origin, at rest, unturned: for
+ * the caller to fill in. */
+magdyn_magnet magdyn_magnet_default(void)
+{
+    magdyn_magnet m;
+    memset(&m, 0, sizeof m);
+    m.orientation = magdyn_quat_identity();
+    return m;
 }
