@@ -49,7 +49,7 @@ static magdyn_status prime(magdyn_gas *g)
 static void rebase(magdyn_gas *g)
 {
     double t = g->time;
-    int k;
+    int k, h;
     gas_ke_accumulate(g);
     for (k = 0; k < g->n; k++) {
         gas_particle *p = &g->p[k];
@@ -58,7 +58,7 @@ static void rebase(magdyn_gas *g)
         if (r >= 0) {
             gas_rotor *q = &g->rot[r];
             q->angle0 += q->omega * t;
-            q->hold_until -= t;
+            for (h = 0; h < GAS_HOLDS; h++) q->hold_until[h] -= t;
             if (fabs(q->angle0) > 64.0 * MAGDYN_PI) q->angle0 = remainder(q->angle0, 2.0 * MAGDYN_PI);
         }
         g->ev[k].tp -= t;

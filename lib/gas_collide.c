@@ -4,6 +4,7 @@
  * the next cell (two discs: gas_collide.h).
  */
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include "detmath.h"
 #include "kinetics_impl.h"
@@ -309,12 +310,33 @@ static int compression_impulses(double W[MAX_TOUCH][MAX_TOUCH], const double *vn
  * hold_pressed) gives way by |g''| t_c^2 / 2, and so may the held pair.
  * With t_c = 0 nothing is held.
  */
+static void hold_slot(gas_rotor *r, int x, double until)
+{
+    int i, slot = -1;
+    for (i = 0; i < GAS_HOLDS && slot < 0; i++)
+        if (r->hold_with[i] == x) slot = i;
+    if (until == -INFINITY) {
+        /* released */
+        if (slot >= 0) { r->hold_with[slot] = INT_MIN; r->hold_until[slot] = -INFINITY; }
+        return;
+    }
+    /* a new hold takes a free slot (released at -INFINITY), or the one
+       released soonest */
+    if (slot < 0) {
+        slot = 0;
+        for (i = 1; i < GAS_HOLDS; i++)
+            if (r->hold_until[i] < r->hold_until[slot]) slot = i;
+    }
+    r->hold_with[slot] = x;
+    r->hold_until[slot] = until;
+}
+
 static void hold_pair(magdyn_gas *g, int k, int j, double t_c)
 {
     int rk = g->ev[k].rot, rj = g->ev[j].rot;
     double until = g->time + t_c;
-    if (rk >= 0) { g->rot[rk].hold_with = gas_ext_id(g, j); g->rot[rk].hold_until = until; }
-    if (rj >= 0) { g->rot[rj].hold_with = gas_ext_id(g, k); g->rot[rj].hold_until = until; }
+    if (rk >= 0) hold_slot(&g->rot[rk], gas_ext_id(g, j), until);
+    if (rj >= 0) hold_slot(&g->rot[rj], gas_ext_id(g, k), until);
 }
 
 /* Kinetic energy [J] of the velocities u = (v1x, v1y, w1, v2x, v2y, w2)

@@ -59,15 +59,20 @@ typedef struct {
     int count;
 } gas_link;
 
+/* Most bodies a rotor is held against at once: each of its two ends
+ * may be wedged between two others (a rod end pressed into the gap of two
+ * discs is held against both, or the strikes of one undo the other's). */
+#define GAS_HOLDS 4
+
 /* Rotor extras; angle0 is the rod direction at epoch time 0 (the angle at
  * t is angle0 + omega t, as for the position).  A rotor jammed against
- * another body (gas_collide.c, strike_together) is held in contact with it
- * until the epoch time hold_until: hold_with names that body as
- * gas_ext_id does. */
+ * other bodies (gas_collide.c, strike_together) is held in contact with
+ * each until an epoch time: slot i holds hold_with[i], which names the
+ * body as gas_ext_id does (INT_MIN: free), until hold_until[i]. */
 typedef struct {
     double angle0, omega, inv_inertia, inertia, half_length;
-    double hold_until;
-    int hold_with;
+    double hold_until[GAS_HOLDS];
+    int hold_with[GAS_HOLDS];
 } gas_rotor;
 
 /*
@@ -218,14 +223,24 @@ static inline int gas_ext_id(const struct magdyn_gas *g, int k)
     return g->ev[k].rot >= 0 ? -1 - g->ev[k].ext : g->ev[k].ext;
 }
 
+/* The epoch time until which rotor slot set r holds the body of id x,
+ * -INFINITY when it does not. */
+static inline double gas_rotor_holds(const gas_rotor *r, int x)
+{
+    int i;
+    for (i = 0; i < GAS_HOLDS; i++)
+        if (r->hold_with[i] == x) return r->hold_until[i];
+    return -INFINITY;
+}
+
 /* The epoch time until which k and j are held in a jammed contact
  * (gas_collide.c, strike_together), -INFINITY when they are not. */
 static inline double gas_held_until(const struct magdyn_gas *g, int k, int j)
 {
     int rk = g->ev[k].rot, rj = g->ev[j].rot;
-    if (rk >= 0 && g->rot[rk].hold_with == gas_ext_id(g, j)) return g->rot[rk].hold_until;
-    if (rj >= 0 && g->rot[rj].hold_with == gas_ext_id(g, k)) return g->rot[rj].hold_until;
-    return -INFINITY;
+    double until = rk >= 0 ? gas_rotor_holds(&g->rot[rk], gas_ext_id(g, j)) : -INFINITY;
+    if (until == -INFINITY && rj >= 0) until = gas_rotor_holds(&g->rot[rj], gas_ext_id(g, k));
+    return until;
 }
 
 static inline gas_pose pose_at(const magdyn_gas *g, int k, double t)
