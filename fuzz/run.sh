@@ -22,9 +22,8 @@ for t in $targets; do
     mkdir -p "$out/corpus_$t"
     # a pile of 8 snapping magnets takes ~0.2 s for its 3 ms optimised, ~2 s
     # under the sanitizers, and a world of extended cuboids up to its 200-step
-    # budget as much: work, not a hang; a gas whose rotors spin together
-    # jammed (corpus/gas/regress-jam-*) ~3 s, its near-grazing root searches
-    # (rotor pairs at 1e5 steps each); the kinetics' slowest inputs of an
+    # budget as much: work, not a hang; a gas's slowest inputs of the last
+    # campaigns take 0.16 s optimised; the kinetics' slowest inputs of an
     # hour take 0.15 s optimised, over 1 s under the sanitizers and load
     tmo=1
     case $t in pile | world | gas) tmo=10 ;; kinetics) tmo=5 ;; esac

@@ -93,6 +93,14 @@ static inline double mdk_pair_root(double d0x, double d0y, double dvx, double dv
     double vc = md_hypot(dvx, dvy), v = vc + fabs(wa) + fabs(wb);
     double acc = la * a.om * a.om + lb * b.om * b.om;
     double reach = la + lb + s, t = 0.0, t_end = horizon;
+    /* Ends that turn at nearly one rate (om_r, the rate of the longer
+     * arm) move apart only by the other's slow turn dom: a pair of rotors
+     * spinning alike side by side, touching, keeps its ends' offset for
+     * long, which the bounds above (each end at full speed) search in
+     * steps of 1e-10 s; the loop bounds the motion by the offset instead
+     * when that is smaller. */
+    double om_r = la >= lb ? a.om : b.om, dom = b.om - a.om;
+    double turn_slow = fmin(la, lb) * fabs(dom), turn_fast = fabs(wa) + fabs(wb);
     double c = d0x * d0x + d0y * d0y - reach * reach;
     /* contact within 1e-12 of the size, or within rounding of the
      * separation's scale for bodies too small for that (subnormal sizes) */
@@ -121,27 +129,40 @@ static inline double mdk_pair_root(double d0x, double d0y, double dvx, double dv
     for (it = 0; it < MDK_ROOT_MAX_ITER; it++) {
         double pa = a.th + a.om * t, pb = b.th + b.om * t;
         double ca = md_cos(pa), sa = md_sin(pa), cb = md_cos(pb), sb = md_sin(pb);
-        double dx = d0x + dvx * t + a.l * ca - b.l * cb;
-        double dy = d0y + dvy * t + a.l * sa - b.l * sb;
+        double qx = a.l * ca - b.l * cb, qy = a.l * sa - b.l * sb;
+        double dx = d0x + dvx * t + qx, dy = d0y + dvy * t + qy;
         double px = dvx - wa * sa + wb * sb, py = dvy + wa * ca - wb * cb;
         double f = dx * dx + dy * dy - s * s, fp = 2.0 * (dx * px + dy * py);
-        double dn = md_hypot(dx, dy), hcap = (dn + s) / v, m, h;
+        double dn = md_hypot(dx, dy), vs = v, as = acc, hq = INFINITY, hcap, m, h;
         int apart = dn - s > tol_d;
         if (t > t_end) return INFINITY;
         if (!apart && fp < 0.0) return t;
+        if (turn_slow < turn_fast) {
+            /* ends turning nearly together: their offset q = arm_a - arm_b
+             * is an arm of length |q| turning at om_r, bent by the slow
+             * difference; within the step |q| <= qb */
+            double qn = md_hypot(qx, qy), qb = 2.0 * qn + 1e-7 * s;
+            double vq = vc + fabs(om_r) * qb + turn_slow;
+            if (vq < v) {
+                vs = vq;
+                as = fmin(acc, om_r * om_r * qb + 2.0 * fabs(om_r) * turn_slow + turn_slow * fabs(dom));
+                if (turn_slow > 0.0) hq = (qb - qn) / turn_slow;
+            }
+        }
+        hcap = fmin((dn + s) / vs, hq);
         /* |f''| = 2 |d'^2 + d.d''| <= 2 (v^2 + |d| acc) with |d| <= dn + v hcap */
-        m = 2.0 * (v * v + acc * (2.0 * dn + s));
+        m = 2.0 * (vs * vs + as * (2.0 * dn + s));
         if (apart) {
             /* the gap dn - s closes no faster than v: a step of gap / v is
              * safe too, and stays finite when m overflows (v ~ 1e160) */
-            double hg = (dn - s) / v;
+            double hg = (dn - s) / vs;
             h = mdk_safe_step(f, fp, m);
             if (!(h >= hg)) h = hg;
         } else {
             /* touching but not approaching (grazing, or just collided):
              * step on by at least a tiny amount, which can hide at most a
              * re-contact of depth ~1e-14 s (or of the rounding scale) */
-            double hmin = (1e-7 * s + tol_d) / v;
+            double hmin = (1e-7 * s + tol_d) / vs;
             h = mdk_safe_step(f > 0.0 ? f : 0.0, fp, m);
             if (!(h >= hmin)) h = hmin;
         }

@@ -474,6 +474,53 @@ START_TEST(rotor_contact_times_brute_force)
 }
 END_TEST
 
+/*
+ * Rotors spinning alike, side by side (fuzz/corpus/gas/regress-wedge-*:
+ * the gas's rotors came out of held contacts turning at rates 1e-13
+ * apart): the offset of their ends changes only by the difference of the
+ * rates.  Exactly alike, the ends' distance is constant, so a pair 1e-10
+ * of the contact distance apart never touches: INFINITY (rods 0.1 m, ends
+ * 0.02 m: the crossed ends stay 0.16 m apart).  (Bounded by each
+ * end at full speed, the search stepped 1e-9 s at a time and returned an
+ * early time at its cap.)  At rates apart by 1e-13 .. 1e-2 relative, with
+ * the centres drifting together slowly, the time agrees with fine sampling
+ * of the ends' gap: no sample before it overlaps, and the gap there is
+ * within 1e-12 of the contact distance (as rotor_contact_times_brute_force).
+ */
+START_TEST(corotating_rotor_contact_times)
+{
+    static const double apart[] = {0.0, 1e-13, 1e-9, 1e-4, 1e-2};
+    test_rng r = {4242};
+    magdyn_rotor a = {{0, 0}, {0, 0}, 0.3, 50.0, 1.0, 1e-3, 0.1, 0.02}, b = a;
+    double s = a.end_radius + b.end_radius, t;
+    int i, k, samples = 20000;
+    b.r = magdyn_v2(0.0, s * (1 + 1e-10));
+    t = magdyn_rotor_rotor_contact_time(&a, &b, 3.0);
+    ck_assert_msg(isinf(t), "alike rotors at a constant gap touch at %g", t);
+    for (i = 0; i < 200; i++) {
+        double horizon = 0.5, g, worst;
+        a = random_rotor(&r);
+        b = a;
+        b.omega = a.omega * (1.0 + apart[i % 5]);
+        /* beside a, clear of it, and drifting back towards it */
+        b.r = magdyn_vec2_add(a.r, magdyn_v2(0.0, 2.0 * a.end_radius * (1.0 + test_rng_range(&r, 1e-9, 0.05))));
+        b.v = magdyn_vec2_add(a.v, magdyn_v2(0.0, -test_rng_range(&r, 0.0, 0.02)));
+        if (min_gap_rr(&a, &b, 0) <= 0) continue;
+        t = magdyn_rotor_rotor_contact_time(&a, &b, horizon);
+        ck_assert(!isnan(t));
+        for (k = 0; k <= samples; k++) {
+            double ts = horizon * k / samples;
+            if (ts >= t) break;
+            g = min_gap_rr(&a, &b, ts);
+            ck_assert_msg(g > -1e-12 * 2.0 * a.end_radius, "case %d: missed a contact at %g (found %g)", i, ts, t);
+        }
+        if (isinf(t)) continue;
+        worst = fabs(min_gap_rr(&a, &b, t)) / (2.0 * a.end_radius);
+        ck_assert_msg(worst < 1.01e-12, "case %d: contact gap %g", i, worst);
+    }
+}
+END_TEST
+
 /* A non-spinning rotor's contact time equals the disc formula for its end. */
 START_TEST(rotor_contact_without_spin_is_analytic)
 {
@@ -664,6 +711,7 @@ int main(void)
     tcase_add_test(tc, rotor_axial_hit_is_disc_collision);
     tcase_add_test(tc, seed003_impulse_response);
     tcase_add_test(tc, rotor_contact_times_brute_force);
+    tcase_add_test(tc, corotating_rotor_contact_times);
     tcase_add_test(tc, rotor_contact_without_spin_is_analytic);
     tcase_add_test(tc, rotor_grazing_and_sweep);
     tcase_add_test(tc, rough_discs);
