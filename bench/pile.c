@@ -5,8 +5,9 @@
  * For each: the simulated time until every magnet sleeps, the CPU seconds
  * that took, CPU seconds per simulated second, and the energy balance.
  * Run: make bench && bench/pile [--extended] [--chunk S] [--cpu S] [--time S]
- *                               [N[/SEED] | column[/N] | tower[/N] ...]
- * (default: piles of 8 (seeds 1-3), 30 and 100, the column and the tower;
+ *                               [N[/SEED] | N/A-B | column[/N] | tower[/N] ...]
+ * (default: piles of 8 (seeds 1-12, with the medians over them), 30 and
+ * 100, the column and the tower; N/A-B runs piles of N for seeds A to B;
  * overlap_m is the deepest overlap of two magnets at the end [m], off the
  * number of magnets thrown off the plate, below its top by more than
  * 10 cm: they fall for ever, so the pile never comes to rest)
@@ -32,7 +33,10 @@ static double cpu(void)
     return (double)clock() / CLOCKS_PER_SEC;
 }
 
-static void run(const char *name, int n, int kind, unsigned long long seed)
+/* Runs one scene; *cpu_s and *rest_s (-1: never at rest) receive its
+ * figures when not NULL. */
+static void run(const char *name, int n, int kind, unsigned long long seed, double *cpu_s,
+                double *rest_s)
 {
     magdyn_world_params p = scene_params();
     magdyn_world *w;
@@ -66,6 +70,46 @@ static void run(const char *name, int n, int kind, unsigned long long seed)
            bal, scene_worst_overlap(w), off, s == MAGDYN_OK ? "" : magdyn_strerror(s));
     fflush(stdout);
     magdyn_world_free(w);
+    if (cpu_s) *cpu_s = c;
+    if (rest_s) *rest_s = rest;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *x, int n)
+{
+    qsort(x, (size_t)n, sizeof *x, by_value);
+    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+/* Piles of n for the seeds first..last, then the medians over them. */
+static void run_seeds(int n, unsigned long long first, unsigned long long last)
+{
+    int count = (int)(last - first + 1), k, rested = 0;
+    double mid, *cpu_s = malloc((size_t)count * sizeof *cpu_s), *rest_s = malloc((size_t)count * sizeof *rest_s);
+    if (count < 1 || !cpu_s || !rest_s) {
+        free(cpu_s);
+        free(rest_s);
+        fprintf(stderr, "pile: out of memory\n");
+        return;
+    }
+    for (k = 0; k < count; k++) {
+        double c = 0.0, r = -1.0;
+        run("pile", n, 0, first + (unsigned long long)k, &c, &r);
+        cpu_s[k] = c;
+        if (r >= 0) rest_s[rested++] = r;
+    }
+    mid = median(cpu_s, count);   /* sorts cpu_s */
+    printf("piles of %d, seeds %llu-%llu: %d of %d at rest; cpu_s median %.3f (min %.3f, max %.3f)", n,
+           first, last, rested, count, mid, cpu_s[0], cpu_s[count - 1]);
+    if (rested > 0) printf("; sim_s to rest median %.3f", median(rest_s, rested));
+    printf("\n");
+    free(cpu_s);
+    free(rest_s);
 }
 
 int main(int argc, char **argv)
@@ -101,18 +145,24 @@ int main(int argc, char **argv)
         for (; i < argc; i++) {
             const char *slash = strchr(argv[i], '/');
             int many = slash ? atoi(slash + 1) : 10;
-            if (strncmp(argv[i], "column", 6) == 0) run("column", many, 1, 0);
-            else if (strncmp(argv[i], "tower", 5) == 0) run("tower", many, 2, 0);
-            else run("pile", atoi(argv[i]), 0, slash ? strtoull(slash + 1, NULL, 10) : 1);
+            if (strncmp(argv[i], "column", 6) == 0) run("column", many, 1, 0, NULL, NULL);
+            else if (strncmp(argv[i], "tower", 5) == 0) run("tower", many, 2, 0, NULL, NULL);
+            else if (slash && strchr(slash, '-')) {
+                unsigned long long first = strtoull(slash + 1, NULL, 10);
+                unsigned long long last = strtoull(strchr(slash, '-') + 1, NULL, 10);
+                if (first < 1 || last < first || last - first > 9999) {
+                    fprintf(stderr, "pile: %s: seeds A-B with 1 <= A <= B\n", argv[i]);
+                    return 2;
+                }
+                run_seeds(atoi(argv[i]), first, last);
+            } else run("pile", atoi(argv[i]), 0, slash ? strtoull(slash + 1, NULL, 10) : 1, NULL, NULL);
         }
         return 0;
     }
-    run("pile", 8, 0, 1);
-    run("pile", 8, 0, 2);
-    run("pile", 8, 0, 3);
-    run("pile", 30, 0, 1);
-    run("pile", 100, 0, 1);
-    run("column", 10, 1, 0);
-    run("tower", 10, 2, 0);
+    run_seeds(8, 1, 12);
+    run("pile", 30, 0, 1, NULL, NULL);
+    run("pile", 100, 0, 1, NULL, NULL);
+    run("column", 10, 1, 0, NULL, NULL);
+    run("tower", 10, 2, 0, NULL, NULL);
     return 0;
 }
