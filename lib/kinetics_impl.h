@@ -101,6 +101,8 @@ static inline double mdk_pair_root(double d0x, double d0y, double dvx, double dv
      * when that is smaller. */
     double om_r = la >= lb ? a.om : b.om, dom = b.om - a.om;
     double turn_slow = fmin(la, lb) * fabs(dom), turn_fast = fabs(wa) + fabs(wb);
+    /* (an end against a disc, lb = 0, is no offset: |q| = la, never below v) */
+    int alike = fmin(la, lb) > 0.0 && turn_slow < turn_fast;
     double c = d0x * d0x + d0y * d0y - reach * reach;
     /* contact within 1e-12 of the size, or within rounding of the
      * separation's scale for bodies too small for that (subnormal sizes) */
@@ -137,7 +139,7 @@ static inline double mdk_pair_root(double d0x, double d0y, double dvx, double dv
         int apart = dn - s > tol_d;
         if (t > t_end) return INFINITY;
         if (!apart && fp < 0.0) return t;
-        if (turn_slow < turn_fast) {
+        if (alike) {
             /* ends turning nearly together: their offset q = arm_a - arm_b
              * is an arm of length |q| turning at om_r, bent by the slow
              * difference; within the step |q| <= qb */
