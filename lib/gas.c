@@ -12,6 +12,7 @@
 #include <math.h>
 #include "detmath.h"
 #include "gas_impl.h"
+#include "gas_hold.h"
 #include "reserved.h"
 
 /* Contact tolerance of the overlap test when adding (relative). */
@@ -288,10 +289,7 @@ static int add_particle(magdyn_gas *g, shape s, double reach, magdyn_vec2 v, dou
         q->omega = r->omega;
         q->angle0 = remainder(r->angle, 2.0 * MAGDYN_PI) - r->omega * g->time; q->inertia = r->inertia; q->inv_inertia = 1.0 / r->inertia;
         q->half_length = r->half_length;
-        for (int slot = 0; slot < GAS_HOLDS; slot++) {
-            q->hold_until[slot] = -INFINITY;
-            q->hold_with[slot] = INT_MIN;   /* no body: ids are -1 - i or i */
-        }
+        gas_hold_clear(q);
         g->ev[k].rot = g->n_rot;
         g->rot_k[g->n_rot] = k;
         idx = g->n_rot++;

@@ -4,12 +4,12 @@
  * the next cell (two discs: gas_collide.h).
  */
 #include <float.h>
-#include <limits.h>
 #include <math.h>
 #include "detmath.h"
 #include "kinetics_impl.h"
 #include "gas_impl.h"
 #include "gas_collide.h"
+#include "gas_hold.h"
 
 /* A rotor pair event is a contact when the gap is below this (relative). */
 #define CONTACT_TOL 1e-9
@@ -293,51 +293,6 @@ static int compression_impulses(double W[MAX_TOUCH][MAX_TOUCH], const double *vn
     return 0;
 }
 
-/*
- * Holds the pair k, j in contact for the contact duration t_c: the pair
- * search leaves the two alone until then, and looks at them afresh at its
- * end.  For a multiple contact struck again within t_c (strike_together):
- * an end pressed into the gap between two ends of another rotor, or
- * into the wedge they form, by the spin.  The TC model's elastic repeat
- * makes it bounce back and forth in a clearance of rounding, 1e9 times a
- * second (two fuzz_gas inputs took minutes a millisecond; fuzz/corpus/
- * gas/regress-jam-*.bin), and hold_pressed cannot lift it: whatever lifts
- * one contact closes the other.  A hard pair in such a contact has its
- * collisions pile up at no time at all (its restitution is below 1), and
- * the pair moves on together: it is struck with e = 0, which stops every
- * contact's approach, and held, the enduring contact of the TC model.  A
- * soft contact of duration t_c under the load that presses it (g'' of
- * hold_pressed) gives way by |g''| t_c^2 / 2, and so may the held pair.
- * With t_c = 0 nothing is held.
- */
-static void hold_slot(gas_rotor *r, int x, double until)
-{
-    int i, slot = -1;
-    for (i = 0; i < GAS_HOLDS && slot < 0; i++)
-        if (r->hold_with[i] == x) slot = i;
-    if (until == -INFINITY) {
-        /* released */
-        if (slot >= 0) { r->hold_with[slot] = INT_MIN; r->hold_until[slot] = -INFINITY; }
-        return;
-    }
-    /* a new hold takes a free slot (released at -INFINITY), or the one
-       released soonest */
-    if (slot < 0) {
-        slot = 0;
-        for (i = 1; i < GAS_HOLDS; i++)
-            if (r->hold_until[i] < r->hold_until[slot]) slot = i;
-    }
-    r->hold_with[slot] = x;
-    r->hold_until[slot] = until;
-}
-
-static void hold_pair(magdyn_gas *g, int k, int j, double t_c)
-{
-    int rk = g->ev[k].rot, rj = g->ev[j].rot;
-    double until = g->time + t_c;
-    if (rk >= 0) hold_slot(&g->rot[rk], gas_ext_id(g, j), until);
-    if (rj >= 0) hold_slot(&g->rot[rj], gas_ext_id(g, k), until);
-}
 
 /* Kinetic energy [J] of the velocities u = (v1x, v1y, w1, v2x, v2y, w2)
  * paired with z in the mass metric of k and j: sum m u.z + I u_w z_w. */
@@ -427,7 +382,7 @@ static double strike_together(magdyn_gas *g, int k, int j, const touch_set *T, d
                                 l2, pos_d);
         virial += J * (dx * T->nx[i] + dy * T->ny[i]);
     }
-    if (hold) hold_pair(g, k, j, g->t_contact);
+    if (hold) gas_hold_pair(g, k, j, g->t_contact);
     return virial;
 }
 
@@ -445,7 +400,7 @@ int gas_do_pair(magdyn_gas *g, int k, int j)
     /* the pair search gives a held pair one event, the hold's end (which
      * rounds to a time near it): the pair is released, and looked at */
     int held = gas_held_until(g, k, j) > -INFINITY;
-    if (held) hold_pair(g, k, j, -INFINITY);     /* released: held until long ago */
+    if (held) gas_hold_pair(g, k, j, -INFINITY);     /* released: held until long ago */
     mdk_arm ak[2], aj[2];
     int nk = arms_of(g, k, g->time, ak), nj = arms_of(g, j, g->time, aj), a, b, ba = 0, bb = 0;
     double s = g->rad[k] + g->rad[j], bestgap = INFINITY, ex = 0, ey = 0, gap[2][2];

@@ -68,7 +68,8 @@ typedef struct {
  * t is angle0 + omega t, as for the position).  A rotor jammed against
  * other bodies (gas_collide.c, strike_together) is held in contact with
  * each until an epoch time: slot i holds hold_with[i], which names the
- * body as gas_ext_id does (INT_MIN: free), until hold_until[i]. */
+ * body as gas_ext_id does (INT_MIN: free), until hold_until[i]
+ * (gas_hold.h). */
 typedef struct {
     double angle0, omega, inv_inertia, inertia, half_length;
     double hold_until[GAS_HOLDS];
@@ -223,25 +224,6 @@ static inline int gas_ext_id(const struct magdyn_gas *g, int k)
     return g->ev[k].rot >= 0 ? -1 - g->ev[k].ext : g->ev[k].ext;
 }
 
-/* The epoch time until which rotor slot set r holds the body of id x,
- * -INFINITY when it does not. */
-static inline double gas_rotor_holds(const gas_rotor *r, int x)
-{
-    int i;
-    for (i = 0; i < GAS_HOLDS; i++)
-        if (r->hold_with[i] == x) return r->hold_until[i];
-    return -INFINITY;
-}
-
-/* The epoch time until which k and j are held in a jammed contact
- * (gas_collide.c, strike_together), -INFINITY when they are not. */
-static inline double gas_held_until(const struct magdyn_gas *g, int k, int j)
-{
-    int rk = g->ev[k].rot, rj = g->ev[j].rot;
-    double until = rk >= 0 ? gas_rotor_holds(&g->rot[rk], gas_ext_id(g, j)) : -INFINITY;
-    if (until == -INFINITY && rj >= 0) until = gas_rotor_holds(&g->rot[rj], gas_ext_id(g, k));
-    return until;
-}
 
 static inline gas_pose pose_at(const magdyn_gas *g, int k, double t)
 {

@@ -9,6 +9,7 @@
 #include <math.h>
 #include "kinetics_impl.h"
 #include "gas_impl.h"
+#include "gas_hold.h"
 #include "gas_predict.h"
 
 /* Earliest contact (relative time, below horizon) of k and j involving a rotor. */
