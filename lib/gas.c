@@ -91,6 +91,13 @@ magdyn_status magdyn_gas_set_restitution(magdyn_gas *g, double pair, double wall
     return MAGDYN_OK;
 }
 
+magdyn_status magdyn_gas_set_event_budget(magdyn_gas *g, long long max_events)
+{
+    if (!g || max_events < 0) return MAGDYN_EINVAL;
+    g->event_budget = max_events;
+    return MAGDYN_OK;
+}
+
 magdyn_status magdyn_gas_set_contact_duration(magdyn_gas *g, double t_c)
 {
     if (!g) return MAGDYN_EINVAL;

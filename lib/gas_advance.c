@@ -94,7 +94,7 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
 {
     magdyn_status st = MAGDYN_OK;
     double te, last = -INFINITY;
-    long long same = 0, same_max, epoch_max, tune_max, reorder_max;
+    long long same = 0, same_max, epoch_max, tune_max, reorder_max, budget_end;
     if (!g) return MAGDYN_EINVAL;
     if (!isfinite(t_end)) return MAGDYN_ENONFINITE;
     te = t_end - g->t_base;
@@ -114,6 +114,8 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
      * through pointers, make the compiler reload g->n every event */
     epoch_max = EPOCH_EVENTS_PER_PARTICLE * (long long)g->n + 1024;
     tune_max = g->n + 64LL;
+    budget_end = g->event_budget > 0 && g->events <= LLONG_MAX - g->event_budget
+               ? g->events + g->event_budget : LLONG_MAX;
     /* particles drift apart from their memory neighbours: renumbered now
      * and then, which leaves every event as it is */
     reorder_max = g->reorder_every > 0 ? g->reorder_every
@@ -146,6 +148,7 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
         gas_event *ev = &g->ev[k];
         if (top.ver != g->ver[k]) { front_pop(g); continue; }   /* superseded */
         if (!(t <= te)) break;
+        if (g->events >= budget_end) { st = MAGDYN_EBUDGET; break; }
         front_pop(g);
         /* the next event is most likely the new top: start loading its
          * particle while this one is handled */
@@ -192,7 +195,9 @@ magdyn_status magdyn_gas_advance(magdyn_gas *g, double t_end)
         if (j >= 0 && st == MAGDYN_OK) st = schedule(g, j, joint ? tj : gas_predict(g, j));
     }
     if (st == MAGDYN_OK) g->time = te;
-    else g->primed = 0;        /* predict everything afresh next time */
+    /* at the budget every prediction still holds (the next event is left
+     * in the queue), else predict everything afresh next time */
+    else if (st != MAGDYN_EBUDGET) g->primed = 0;
     /* the epoch, and with it the calendar, carries over to the next call:
      * a new one here rebuilt the calendar, an O(N) pass of misses, on
      * every call (~5% at N = 1e6 called every N / 2 collisions) */

@@ -187,6 +187,7 @@ struct magdyn_gas {
     int primed;              /* events predicted and heap valid */
     long long sorted_at;     /* g->events when the particles were last sorted */
     long long reorder_every; /* events between renumberings; 0: by N (gas_advance.c), < 0: never */
+    long long event_budget;  /* events one advance may handle; 0: no limit */
     /* each particle's rank, its number when the events were last predicted
      * afresh: a rebuild of the queue schedules in the order of the ranks,
      * so that entries due at one instant come out in the same order however

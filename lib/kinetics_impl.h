@@ -132,7 +132,8 @@ static inline double mdk_pair_root(double d0x, double d0y, double dvx, double dv
         double pa = a.th + a.om * t, pb = b.th + b.om * t;
         double ca = md_cos(pa), sa = md_sin(pa), cb = md_cos(pb), sb = md_sin(pb);
         double qx = a.l * ca - b.l * cb, qy = a.l * sa - b.l * sb;
-        double dx = d0x + dvx * t + qx, dy = d0y + dvy * t + qy;
+        double dx = d0x + dvx * t + a.l * ca - b.l * cb;
+        double dy = d0y + dvy * t + a.l * sa - b.l * sb;
         double px = dvx - wa * sa + wb * sb, py = dvy + wa * ca - wb * cb;
         double f = dx * dx + dy * dy - s * s, fp = 2.0 * (dx * px + dy * py);
         double dn = md_hypot(dx, dy), vs = v, as = acc, hq = INFINITY, hcap, m, h;

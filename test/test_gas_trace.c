@@ -8,7 +8,8 @@
  * or of the order in which the engine stores particles shows as a changed
  * hash.  The runs are also repeated with the particle arrays renumbered
  * along the cells' space-filling curve every few events (gas_set_reorder),
- * and never, which must not change a bit either.
+ * and never, and in calls stopped by an event budget, which must not
+ * change a bit either.
  *
  * The trace comes from the engine's private witness (gas_impl.h), so this
  * test links the gas sources themselves (lib/libmagdyngas.la).
@@ -121,29 +122,44 @@ static const scenario scen[] = {
      0x8672a8583fcd62fdULL, 70786, 0},
     {"discs 1600", 0, 40, 0.7, 0, 1, 0.5, 16, 0x4fd601fe1f20bcadULL, 147557, 0,
      0x30da60d51818e256ULL, 146860, 0},
-    {"mixed periodic", 1, 30, 1.25, 7, 1, 1.0, 16, 0x20186007d5162937ULL, 33461, 0,
-     0xb7a321fc8a5d9c94ULL, 33292, 0},
-    {"mixed walls", 1, 24, 1.3, 5, 0, 1.5, 20, 0x64c637cdf6776350ULL, 35390, 2384,
-     0xe69b61420bb8cd37ULL, 35479, 2432},
+    {"mixed periodic", 1, 30, 1.25, 7, 1, 1.0, 16, 0x37220885a06c0d4eULL, 33259, 0,
+     0xd6dceb37e185b63bULL, 33426, 0},
+    {"mixed walls", 1, 24, 1.3, 5, 0, 1.5, 20, 0x33946c169b5c4535ULL, 35535, 2319,
+     0x44806c5e6c0fec95ULL, 35351, 2374},
 };
 
 /* Runs scenario s with particles renumbered every reorder events (0: by
- * the engine's own rule, < 0: never); the combined hash in *out. */
-static void run(const scenario *s, long long reorder, trace_rec *out)
+ * the engine's own rule, < 0: never), each checkpoint reached by calls of
+ * at most budget events (0: one call); the combined hash in *out. */
+static void run_budget(const scenario *s, long long reorder, long long budget, trace_rec *out)
 {
     test_rng r = {20240601};
     const double mass[2] = {1.0, 1.0};
     magdyn_gas *g = s->kind == 0 ? lattice_gas(s->side, s->eta_or_a, mass, 1.0, 0, &r)
                                  : mixed_gas(s->side, s->eta_or_a, s->rotor_every, s->periodic, &r);
-    int c;
+    int c, stops = 0;
     memset(out, 0, sizeof *out);
     out->h = 14695981039346656037ULL;
     gas_set_trace(g, witness, out);
     gas_set_reorder(g, reorder);
+    ck_assert_int_eq(magdyn_gas_set_event_budget(g, budget), MAGDYN_OK);
     for (c = 1; c <= s->checkpoints; c++) {
-        ck_assert_int_eq(magdyn_gas_advance(g, c * s->dt), MAGDYN_OK);
+        magdyn_status st;
+        long long events = g->events;
+        double t = magdyn_gas_time(g);
+        while ((st = magdyn_gas_advance(g, c * s->dt)) == MAGDYN_EBUDGET) {
+            /* stopped after exactly the budget, at its last event's time */
+            ck_assert_int_eq(g->events - events, budget);
+            ck_assert(magdyn_gas_time(g) >= t && magdyn_gas_time(g) < c * s->dt);
+            events = g->events;
+            t = magdyn_gas_time(g);
+            stops++;
+        }
+        ck_assert_int_eq(st, MAGDYN_OK);
+        ck_assert(budget == 0 || g->events - events <= budget);
         hash_state(g, &out->h);
     }
+    if (budget > 0) ck_assert_int_gt(stops, 10);
     magdyn_gas_free(g);
 }
 
@@ -158,7 +174,7 @@ static int same_as_pinned(const scenario *s, const trace_rec *t)
     static int have[sizeof scen / sizeof scen[0]];
     int i = (int)(s - scen);
     if (!have[i]) {
-        run(s, -1, &ref[i]);
+        run_budget(s, -1, 0, &ref[i]);
         have[i] = 1;
     }
     return t->h == ref[i].h && t->pairs == ref[i].pairs && t->walls == ref[i].walls;
@@ -169,11 +185,11 @@ static int same_as_pinned(const scenario *s, const trace_rec *t)
 #endif
 }
 
-static void check(int i, long long reorder)
+static void check_budget(int i, long long reorder, long long budget)
 {
     const scenario *s = &scen[i];
     trace_rec t;
-    run(s, reorder, &t);
+    run_budget(s, reorder, budget, &t);
     printf("%-16s reorder %6lld: %lld pair, %lld wall collisions, hash 0x%016llxULL\n", s->name,
            reorder, t.pairs, t.walls, (unsigned long long)t.h);
     ck_assert_msg(t.pairs > 10000, "a run long enough to mean something");
@@ -181,6 +197,8 @@ static void check(int i, long long reorder)
                   "%s: the collisions changed (hash 0x%016llx, %lld pair, %lld wall)", s->name,
                   (unsigned long long)t.h, t.pairs, t.walls);
 }
+
+static void check(int i, long long reorder) { check_budget(i, reorder, 0); }
 
 START_TEST(same_trace) { check(_i, 0); }
 END_TEST
@@ -197,6 +215,29 @@ END_TEST
 START_TEST(same_trace_renumbered_now_and_then) { check(_i, 4999); }
 END_TEST
 
+/* Advanced in calls of at most 997 events (magdyn_gas_set_event_budget):
+ * a call stopped at the budget leaves every prediction standing, so the
+ * collisions are those of one call per checkpoint. */
+START_TEST(same_trace_in_budgeted_calls) { check_budget(_i, 0, 997); }
+END_TEST
+
+/* A budget below 0, or no gas: MAGDYN_EINVAL, the budget as it was. */
+START_TEST(event_budget_bad_input)
+{
+    test_rng r = {7};
+    magdyn_gas *g = mixed_gas(4, 1.3, 3, 1, &r);
+    ck_assert_int_eq(magdyn_gas_set_event_budget(NULL, 10), MAGDYN_EINVAL);
+    ck_assert_int_eq(magdyn_gas_set_event_budget(g, 10), MAGDYN_OK);
+    ck_assert_int_eq(magdyn_gas_set_event_budget(g, -1), MAGDYN_EINVAL);
+    ck_assert_int_eq(g->event_budget, 10);
+    ck_assert_int_eq(magdyn_gas_advance(g, 1e3), MAGDYN_EBUDGET);
+    ck_assert_int_eq(magdyn_gas_set_event_budget(g, 0), MAGDYN_OK);
+    ck_assert_int_eq(magdyn_gas_advance(g, 1e3), MAGDYN_OK);
+    ck_assert(magdyn_gas_time(g) == 1e3);
+    magdyn_gas_free(g);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("gas_trace");
@@ -206,6 +247,8 @@ int main(void)
     tcase_add_loop_test(tc, same_trace_never_renumbered, 0, (int)(sizeof scen / sizeof scen[0]));
     tcase_add_loop_test(tc, same_trace_renumbered_often, 0, (int)(sizeof scen / sizeof scen[0]));
     tcase_add_loop_test(tc, same_trace_renumbered_now_and_then, 0, (int)(sizeof scen / sizeof scen[0]));
+    tcase_add_loop_test(tc, same_trace_in_budgeted_calls, 0, (int)(sizeof scen / sizeof scen[0]));
+    tcase_add_test(tc, event_budget_bad_input);
     suite_add_tcase(s, tc);
     return test_run_suite(s, CK_NOFORK);
 }

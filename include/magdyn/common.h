@@ -45,7 +45,7 @@ typedef enum {
     MAGDYN_ENOCONV = -7,     /* an iteration did not reach its tolerance */
     MAGDYN_ERANGE = -8,      /* out of range: a particle outside its container, or finite input
                                 so extreme that the result would leave double precision */
-    MAGDYN_EBUDGET = -9,     /* a call stopped at the step budget its parameters set; it can be
+    MAGDYN_EBUDGET = -9,     /* a call stopped at the step or event budget it was given; it can be
                                 called again to go on */
     MAGDYN_ECANCELED = -10   /* a call stopped because its cancel callback asked it to; it can be
                                 called again to go on */

@@ -84,7 +84,9 @@ MAGDYN_API void magdyn_gas_free(magdyn_gas *g);
  * magdyn_gas_advance: runs all events up to the absolute time t_end [s] and
  *   moves every particle to t_end.  MAGDYN_EINVAL for NULL, MAGDYN_ENONFINITE
  *   for NaN/Inf, MAGDYN_ESTATE for t_end earlier than magdyn_gas_time,
- *   MAGDYN_ENOMEM, MAGDYN_ENOCONV when more than 100 N + 10^4 events fall
+ *   MAGDYN_ENOMEM, MAGDYN_EBUDGET when it stopped at the event budget
+ *   (magdyn_gas_set_event_budget; call again to go on), MAGDYN_ENOCONV
+ *   when more than 100 N + 10^4 events fall
  *   at one instant (inelastic collapse with the contact duration set to 0,
  *   rotors that their spin presses on a neighbour at restitution 0, a body
  *   wedged between walls that it touches on both sides, or bodies so fast or small that their contacts
@@ -140,6 +142,19 @@ MAGDYN_API magdyn_status magdyn_gas_set_restitution(magdyn_gas *g, double pair, 
  * infinity; the gas is untouched then.
  */
 MAGDYN_API magdyn_status magdyn_gas_set_contact_duration(magdyn_gas *g, double t_c);
+
+/*
+ * The most events (collisions, wall hits and cell crossings) that one call
+ * of magdyn_gas_advance handles; 0, the default, sets no limit.  An
+ * advance that reaches it stops with MAGDYN_EBUDGET at the time of its
+ * last event (magdyn_gas_time), free of overlaps, and a further call goes
+ * on from there: the work of a call stays bounded even where the physics
+ * asks for millions of collisions in a moment (a spinning rotor's end
+ * skipping along a neighbour).  The count of events at one instant that
+ * ends in MAGDYN_ENOCONV starts afresh with each call.  MAGDYN_EINVAL for
+ * NULL or max_events < 0 (the gas untouched then).
+ */
+MAGDYN_API magdyn_status magdyn_gas_set_event_budget(magdyn_gas *g, long long max_events);
 
 /* Current time [s] (0 at creation); NAN for NULL. */
 MAGDYN_API double magdyn_gas_time(const magdyn_gas *g);
