@@ -37,26 +37,37 @@ static void check_time(double t, int good)
     else FZ_ASSERT(!isnan(t) && t >= 0);
 }
 
-/* Largest speed, translation plus rotor tip, that any particle of g can
- * reach with all of the gas's kinetic energy. */
-static double gas_speed_bound(const magdyn_gas *g, int nd, int nr)
+/* The gas's kinetic energy, translation and spin [J]. */
+static double gas_energy(const magdyn_gas *g, int nd, int nr)
 {
-    double e = 0, mmin = INFINITY, tip = 0;
+    double e = 0;
     for (int i = 0; i < nd; i++) {
         magdyn_disc o;
         magdyn_gas_get_disc(g, i, &o);
         e += 0.5 * o.mass * (o.v.x * o.v.x + o.v.y * o.v.y);
-        mmin = fmin(mmin, o.mass);
     }
     for (int i = 0; i < nr; i++) {
         magdyn_rotor o;
         magdyn_gas_get_rotor(g, i, &o);
         e += 0.5 * o.mass * (o.v.x * o.v.x + o.v.y * o.v.y) + 0.5 * o.inertia * o.omega * o.omega;
+    }
+    return e;
+}
+
+/* Largest speed, translation plus rotor tip, that any particle of g can
+ * reach with all of the gas's kinetic energy e. */
+static double gas_speed_bound(const magdyn_gas *g, int nd, int nr, double e)
+{
+    double mmin = INFINITY, tip = 0;
+    for (int i = 0; i < nd; i++) {
+        magdyn_disc o;
+        magdyn_gas_get_disc(g, i, &o);
         mmin = fmin(mmin, o.mass);
     }
     for (int i = 0; i < nr; i++) {
         magdyn_rotor o;
         magdyn_gas_get_rotor(g, i, &o);
+        mmin = fmin(mmin, o.mass);
         tip = fmax(tip, sqrt(2 * e / o.inertia) * o.half_length);
     }
     /* the particles' own speeds too: the energy may underflow to 0 */
@@ -74,22 +85,11 @@ static double gas_speed_bound(const magdyn_gas *g, int nd, int nr)
     return fmax(isfinite(mmin) ? sqrt(2 * e / mmin) + tip : 0, vmax);
 }
 
-/* Largest spin rate [rad/s] that any rotor of g can reach with all of the
- * gas's kinetic energy, or its own spin if larger (the energy may
- * underflow). */
-static double gas_spin_bound(const magdyn_gas *g, int nd, int nr)
+/* Largest spin rate [rad/s] that any rotor of g can reach with the
+ * kinetic energy e, or its own spin if larger (e may underflow). */
+static double gas_spin_bound(const magdyn_gas *g, int nr, double e)
 {
-    double e = 0, w = 0;
-    for (int i = 0; i < nd; i++) {
-        magdyn_disc o;
-        magdyn_gas_get_disc(g, i, &o);
-        e += 0.5 * o.mass * (o.v.x * o.v.x + o.v.y * o.v.y);
-    }
-    for (int i = 0; i < nr; i++) {
-        magdyn_rotor o;
-        magdyn_gas_get_rotor(g, i, &o);
-        e += 0.5 * o.mass * (o.v.x * o.v.x + o.v.y * o.v.y) + 0.5 * o.inertia * o.omega * o.omega;
-    }
+    double w = 0;
     for (int i = 0; i < nr; i++) {
         magdyn_rotor o;
         magdyn_gas_get_rotor(g, i, &o);
@@ -184,11 +184,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * over the box size: a disc at 1e111 m/s bounces 1e109 times in 10 ms.
      * Allow at most ~1000 box lengths at the fastest speed the energy
      * permits (rotors trade spin for translation). */
-    double u = gas_speed_bound(g, nd, nr), len = fmin(width, height);
+    double ke = gas_energy(g, nd, nr);
+    double u = gas_speed_bound(g, nd, nr, ke), len = fmin(width, height);
     if (u > 0 && !(te * u <= 1e3 * len)) te = 1e3 * len / u;
     /* A rotor pressed on a neighbour strikes it about twice a turn, however
      * small it is beside the box: allow at most ~100 turns too. */
-    double w = gas_spin_bound(g, nd, nr);
+    double w = gas_spin_bound(g, nr, ke);
     if (w > 0 && !(te * w <= 2e2 * MAGDYN_PI)) te = 2e2 * MAGDYN_PI / w;
     /* A rotor's end skipping along a neighbour makes millions of elastic
      * collisions in a moment, far below the box's crossing time: the

@@ -131,7 +131,6 @@ static inline double mdk_pair_root(double d0x, double d0y, double dvx, double dv
     for (it = 0; it < MDK_ROOT_MAX_ITER; it++) {
         double pa = a.th + a.om * t, pb = b.th + b.om * t;
         double ca = md_cos(pa), sa = md_sin(pa), cb = md_cos(pb), sb = md_sin(pb);
-        double qx = a.l * ca - b.l * cb, qy = a.l * sa - b.l * sb;
         double dx = d0x + dvx * t + a.l * ca - b.l * cb;
         double dy = d0y + dvy * t + a.l * sa - b.l * sb;
         double px = dvx - wa * sa + wb * sb, py = dvy + wa * ca - wb * cb;
@@ -144,6 +143,7 @@ static inline double mdk_pair_root(double d0x, double d0y, double dvx, double dv
             /* ends turning nearly together: their offset q = arm_a - arm_b
              * is an arm of length |q| turning at om_r, bent by the slow
              * difference; within the step |q| <= qb */
+            double qx = a.l * ca - b.l * cb, qy = a.l * sa - b.l * sb;
             double qn = md_hypot(qx, qy), qb = 2.0 * qn + 1e-7 * s;
             double vq = vc + fabs(om_r) * qb + turn_slow;
             if (vq < v) {
