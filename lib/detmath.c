@@ -315,9 +315,11 @@ static const double PIO2[6] = {0x1.921fb4p+0, 0x1.4442d0p-24, 0x1.846988p-48,
                                0x1.8cc516p-72, 0x1.01b838p-96, 0x1.a25204p-120};
 static const double TWO_OVER_PI = 0x1.45f306dc9c883p-1;
 
-/* x - k pi/2 as hi + lo, |result| <= pi/4 + 2^-50, and k mod 4 (Cody and
- * Waite in six steps, in double-double).  Accurate for |x| < 2^29; beyond,
- * k PIO2[i] is rounded and the result loses accuracy (deterministically). */
+/* x - k pi/2 as hi + lo, and k mod 4 (Cody and Waite in six steps, in
+ * double-double).  For |x| < 2^29 it is accurate, and |result| <= pi/4 +
+ * 2^-23 (k is x 2/pi rounded to nearest in double, which errs by at most
+ * 2^-24 quadrants there); the kernels take |hi| up to 0.786.  Beyond, k
+ * PIO2[i] is rounded and the result loses accuracy (deterministically). */
 static dd reduce_pio2(double x, int *quadrant)
 {
     double k = floor(x * TWO_OVER_PI + 0.5), q;
@@ -368,30 +370,36 @@ static double cos_kernel(double hi, double lo)
     return w + (c + (z * z * p - hi * lo));
 }
 
+/* Both reduce |x|: x and -x then fall in the same quadrant even where
+ * rounding makes x's quadrant a tie, so sin is exactly odd and cos exactly
+ * even. */
 double md_det_sin(double x)
 {
+    double a = fabs(x), s;
     int n;
     dd r;
-    if (fabs(x) < 0x1p-27) return x;            /* sin x = x - x^3/6: x is the nearest */
+    if (a < 0x1p-27) return x;                  /* sin x = x - x^3/6: x is the nearest */
     if (!isfinite(x)) return x - x;             /* NaN */
-    if (fabs(x) <= 0x1.921fb54442d18p-1) return sin_kernel(x, 0.0);
-    r = reduce_pio2(x, &n);
+    if (a <= 0x1.921fb54442d18p-1) return sin_kernel(x, 0.0);
+    r = reduce_pio2(a, &n);
     switch (n) {
-    case 0: return sin_kernel(r.hi, r.lo);
-    case 1: return cos_kernel(r.hi, r.lo);
-    case 2: return -sin_kernel(r.hi, r.lo);
-    default: return -cos_kernel(r.hi, r.lo);
+    case 0: s = sin_kernel(r.hi, r.lo); break;
+    case 1: s = cos_kernel(r.hi, r.lo); break;
+    case 2: s = -sin_kernel(r.hi, r.lo); break;
+    default: s = -cos_kernel(r.hi, r.lo); break;
     }
+    return x < 0.0 ? -s : s;
 }
 
 double md_det_cos(double x)
 {
+    double a = fabs(x);
     int n;
     dd r;
-    if (fabs(x) < 0x1p-27) return 1.0;          /* cos x = 1 - x^2/2 */
+    if (a < 0x1p-27) return 1.0;                /* cos x = 1 - x^2/2 */
     if (!isfinite(x)) return x - x;
-    if (fabs(x) <= 0x1.921fb54442d18p-1) return cos_kernel(x, 0.0);
-    r = reduce_pio2(x, &n);
+    if (a <= 0x1.921fb54442d18p-1) return cos_kernel(x, 0.0);
+    r = reduce_pio2(a, &n);
     switch (n) {
     case 0: return cos_kernel(r.hi, r.lo);
     case 1: return -sin_kernel(r.hi, r.lo);

@@ -17,7 +17,8 @@
  * within 2 ulps of the exact value over the whole domain (sin and cos for
  * |x| <= 2^29; beyond that they stay deterministic but lose accuracy, as
  * the argument reduction is Cody-Waite's, not Payne-Hanek's), special values
- * (+-0, +-inf, NaN, subnormals) as C11 Annex F says.
+ * (+-0, +-inf, NaN, subnormals) as C11 Annex F says; sin is exactly odd and
+ * cos exactly even for every x.
  */
 #ifndef MAGDYN_DETMATH_H
 #define MAGDYN_DETMATH_H
