@@ -25,14 +25,22 @@ static double contact_tol(double len, double pos)
 
 void gas_ke_accumulate(magdyn_gas *g) { ke_accumulate(g); }
 
-/* An impulse J [N s] along n on the end of k (arm k1 across n), -J on
- * j's (arm k2): the velocity change of every impulse of a pair. */
-static void push_pair(gas_particle *p, double *w1, double im1, double ii1, double k1,
-                      gas_particle *q, double *w2, double im2, double ii2, double k2, double nx,
-                      double ny, double J)
+/* One body of a colliding pair, as its impulses see it. */
+typedef struct {
+    gas_particle *p;
+    double *w;        /* its spin [rad/s] (a zero for a disc) */
+    double im, ii;    /* inverse mass [1/kg] and inverse moment of inertia [1/(kg m^2)] */
+    double l;         /* the touching end's arm [m] */
+} pair_side;
+
+/* An impulse J [N s] along n on the end of side 1 (arm k1 across n), -J on
+ * side 2's (arm k2): the velocity change of every impulse of a pair. */
+static void push_pair(const pair_side *s1, double k1, const pair_side *s2, double k2, double nx, double ny,
+                      double J)
 {
-    p->vx += J * im1 * nx; p->vy += J * im1 * ny; *w1 += J * k1 * ii1;
-    q->vx -= J * im2 * nx; q->vy -= J * im2 * ny; *w2 -= J * k2 * ii2;
+    gas_particle *p = s1->p, *q = s2->p;
+    p->vx += J * s1->im * nx; p->vy += J * s1->im * ny; *s1->w += J * k1 * s1->ii;
+    q->vx -= J * s2->im * nx; q->vy -= J * s2->im * ny; *s2->w -= J * k2 * s2->ii;
 }
 
 /*
@@ -51,17 +59,17 @@ static void push_pair(gas_particle *p, double *w1, double im1, double ii1, doubl
  * needed: elastic runs stay as they are.  Returns the impulse given to
  * body 1 [N s].
  */
-static double unstick_pair(double nx, double ny, double im1, double ii1, double k1,
-                           gas_particle *p, double *w1, double l1,
-                           double im2, double ii2, double k2, gas_particle *q, double *w2,
-                           double l2, double pos_d)
+static double unstick_pair(double nx, double ny, const pair_side *s1, double k1, const pair_side *s2, double k2,
+                           double pos_d)
 {
-    double vn = nx * (p->vx - q->vx) + ny * (p->vy - q->vy) + *w1 * k1 - *w2 * k2;
+    const gas_particle *p = s1->p, *q = s2->p;
+    double w1 = *s1->w, w2 = *s2->w;
+    double vn = nx * (p->vx - q->vx) + ny * (p->vy - q->vy) + w1 * k1 - w2 * k2;
     double floor = 4.0 * DBL_EPSILON * (fabs(p->vx) + fabs(p->vy) + fabs(q->vx) + fabs(q->vy)
-                                        + fabs(*w1 * l1) + fabs(*w2 * l2)) * (1.0 + pos_d), jimp;
+                                        + fabs(w1 * s1->l) + fabs(w2 * s2->l)) * (1.0 + pos_d), jimp;
     if (!(vn < floor)) return 0.0;
-    jimp = ((floor > 0.0 ? floor : DBL_MIN) - vn) / (im1 + im2 + k1 * k1 * ii1 + k2 * k2 * ii2);
-    push_pair(p, w1, im1, ii1, k1, q, w2, im2, ii2, k2, nx, ny, jimp);
+    jimp = ((floor > 0.0 ? floor : DBL_MIN) - vn) / (s1->im + s2->im + k1 * k1 * s1->ii + k2 * k2 * s2->ii);
+    push_pair(s1, k1, s2, k2, nx, ny, jimp);
     return jimp;
 }
 
@@ -118,22 +126,20 @@ static double gap_acceleration(const magdyn_gas *g, int k, int j, mdk_arm a, mdk
  * give the ends' angles; the spins are read from w1 and w2 (after the
  * impulse).  Returns the impulse given to k [N s].
  */
-static double hold_pressed(magdyn_gas *g, int k, int j, mdk_arm a, mdk_arm b, double ex,
-                           double ey, double vin, double im1, double ii1, double k1, double *w1,
-                           double im2, double ii2, double k2, double *w2)
+static double hold_pressed(magdyn_gas *g, int k, int j, mdk_arm a, mdk_arm b, double ex, double ey, double vin,
+                           const pair_side *s1, double k1, const pair_side *s2, double k2)
 {
-    gas_particle *p = &g->p[k], *q = &g->p[j];
     double d = md_hypot(ex, ey), nx = ex / d, ny = ey / d, vout, gpp, want, jimp;
     if (!(vin > 0.0) || !(g->t_contact > 0.0)) return 0.0;
-    a.om = *w1;
-    b.om = *w2;
+    a.om = *s1->w;
+    b.om = *s2->w;
     gpp = gap_acceleration(g, k, j, a, b, ex, ey);
     if (!(gpp < 0.0)) return 0.0;
     want = fmin(vin, -0.5 * gpp * g->t_contact);
     vout = -closing_speed(g, k, j, a, b, ex, ey);
     if (!(vout < want)) return 0.0;
-    jimp = (want - vout) / (im1 + im2 + k1 * k1 * ii1 + k2 * k2 * ii2);
-    push_pair(p, w1, im1, ii1, k1, q, w2, im2, ii2, k2, nx, ny, jimp);
+    jimp = (want - vout) / (s1->im + s2->im + k1 * k1 * s1->ii + k2 * k2 * s2->ii);
+    push_pair(s1, k1, s2, k2, nx, ny, jimp);
     return jimp;
 }
 
@@ -162,6 +168,12 @@ static int approaching_ends(const magdyn_gas *g, int k, int j, mdk_arm a, mdk_ar
     return closing_speed(g, k, j, a, b, ex, ey) > 0.0;
 }
 
+/* The separations of the ends a of k and b of j: vector (x, y) from b to
+ * a, its length dist and the gap dist - (radius sum) [m]. */
+typedef struct {
+    double x[2][2], y[2][2], dist[2][2], gap[2][2];
+} end_separations;
+
 /*
  * A double contact: the nearest end pair (ba, bb) separates, and another
  * pair may touch too (two rotors meeting end to end on both sides at once,
@@ -175,17 +187,16 @@ static int approaching_ends(const magdyn_gas *g, int k, int j, mdk_arm a, mdk_ar
  * regress-rotor-double-contact.bin).  Leaves the choice alone when no
  * other pair within tol closes.
  */
-static void double_contact(const magdyn_gas *g, int k, int j, double dx, double dy,
-                           const mdk_arm *ak, int nk, const mdk_arm *aj, int nj,
-                           double gap[2][2], double tol, int *ba, int *bb, double *ex, double *ey)
+static void double_contact(const magdyn_gas *g, int k, int j, const mdk_arm *ak, int nk, const mdk_arm *aj,
+                           int nj, const end_separations *sep, double tol, int *ba, int *bb, double *ex,
+                           double *ey)
 {
     double best = 0.0;
     int a, b;
     for (a = 0; a < nk; a++)
         for (b = 0; b < nj; b++) {
-            double x1 = dx + ak[a].l * md_cos(ak[a].th) - aj[b].l * md_cos(aj[b].th);
-            double y1 = dy + ak[a].l * md_sin(ak[a].th) - aj[b].l * md_sin(aj[b].th), u;
-            if (!(gap[a][b] <= tol) || !(md_hypot(x1, y1) > 0.0)) continue;
+            double x1 = sep->x[a][b], y1 = sep->y[a][b], u;
+            if (!(sep->gap[a][b] <= tol) || !(sep->dist[a][b] > 0.0)) continue;
             u = closing_speed(g, k, j, ak[a], aj[b], x1, y1);
             if (u > best) { best = u; *ba = a; *bb = b; *ex = x1; *ey = y1; }
         }
@@ -346,11 +357,11 @@ static double energy_cap(magdyn_gas *g, int k, int j, double ii1, double ii2, do
  * the problem is degenerate (the caller strikes one contact instead).
  */
 static double strike_together(magdyn_gas *g, int k, int j, const touch_set *T, double dx, double dy,
-                              double ii1, double ii2, double *w1, double *w2, double l1, double l2,
-                              double pos_d)
+                              const pair_side *s1, const pair_side *s2, double pos_d)
 {
-    gas_particle *p = &g->p[k], *q = &g->p[j];
-    double im1 = g->ev[k].inv_mass, im2 = g->ev[j].inv_mass, W[MAX_TOUCH][MAX_TOUCH], vn[MAX_TOUCH];
+    gas_particle *p = s1->p, *q = s2->p;
+    double *w1 = s1->w, *w2 = s2->w, ii1 = s1->ii, ii2 = s2->ii;
+    double im1 = s1->im, im2 = s2->im, W[MAX_TOUCH][MAX_TOUCH], vn[MAX_TOUCH];
     double P[MAX_TOUCH], e = g->e_pair, virial = 0.0, v0[6];
     int i, c, approach = 0, hold;
     /* struck again within t_c, or out of a hold: held (hold_pair) */
@@ -378,8 +389,7 @@ static double strike_together(magdyn_gas *g, int k, int j, const touch_set *T, d
     }
     virial *= energy_cap(g, k, j, ii1, ii2, w1, w2, v0);
     for (i = 0; i < T->m; i++) {
-        double J = unstick_pair(T->nx[i], T->ny[i], im1, ii1, T->k1[i], p, w1, l1, im2, ii2, T->k2[i], q, w2,
-                                l2, pos_d);
+        double J = unstick_pair(T->nx[i], T->ny[i], s1, T->k1[i], s2, T->k2[i], pos_d);
         virial += J * (dx * T->nx[i] + dy * T->ny[i]);
     }
     if (hold) gas_hold_pair(g, k, j, g->t_contact);
@@ -403,13 +413,25 @@ int gas_do_pair(magdyn_gas *g, int k, int j)
     if (held) gas_hold_pair(g, k, j, -INFINITY);     /* released: held until long ago */
     mdk_arm ak[2], aj[2];
     int nk = arms_of(g, k, g->time, ak), nj = arms_of(g, j, g->time, aj), a, b, ba = 0, bb = 0;
-    double s = g->rad[k] + g->rad[j], bestgap = INFINITY, ex = 0, ey = 0, gap[2][2];
+    double s = g->rad[k] + g->rad[j], bestgap = INFINITY, ex = 0, ey = 0;
+    /* each end's direction, and each pair of ends' separation, once */
+    double ck[2], sk[2], cj[2], sj[2];
+    end_separations sep;
+    for (a = 0; a < nk; a++) { ck[a] = md_cos(ak[a].th); sk[a] = md_sin(ak[a].th); }
+    for (b = 0; b < nj; b++) { cj[b] = md_cos(aj[b].th); sj[b] = md_sin(aj[b].th); }
     for (a = 0; a < nk; a++)
         for (b = 0; b < nj; b++) {
-            double x1 = dx + ak[a].l * md_cos(ak[a].th) - aj[b].l * md_cos(aj[b].th);
-            double y1 = dy + ak[a].l * md_sin(ak[a].th) - aj[b].l * md_sin(aj[b].th);
-            gap[a][b] = md_hypot(x1, y1) - s;
-            if (gap[a][b] < bestgap) { bestgap = gap[a][b]; ba = a; bb = b; ex = x1; ey = y1; }
+            sep.x[a][b] = dx + ak[a].l * ck[a] - aj[b].l * cj[b];
+            sep.y[a][b] = dy + ak[a].l * sk[a] - aj[b].l * sj[b];
+            sep.dist[a][b] = md_hypot(sep.x[a][b], sep.y[a][b]);
+            sep.gap[a][b] = sep.dist[a][b] - s;
+            if (sep.gap[a][b] < bestgap) {
+                bestgap = sep.gap[a][b];
+                ba = a;
+                bb = b;
+                ex = sep.x[a][b];
+                ey = sep.y[a][b];
+            }
         }
     double scale = fabs(ak0.x) + fabs(ak0.y) + fabs(aj0.x) + fabs(aj0.y)
                  + (fabs(p->vx) + fabs(p->vy) + fabs(q->vx) + fabs(q->vy)
@@ -429,20 +451,19 @@ int gas_do_pair(magdyn_gas *g, int k, int j)
         T.held = held || bestgap < -tol || pressed_repeat(g, k, j, ak[ba], aj[bb], ex, ey);
         for (a = 0; a < nk; a++)
             for (b = 0; b < nj; b++) {
-                double x1 = dx + ak[a].l * md_cos(ak[a].th) - aj[b].l * md_cos(aj[b].th);
-                double y1 = dy + ak[a].l * md_sin(ak[a].th) - aj[b].l * md_sin(aj[b].th), h = md_hypot(x1, y1);
-                if (!(gap[a][b] <= tol) || !(h > 0.0)) continue;
-                T.nx[T.m] = x1 / h;
-                T.ny[T.m] = y1 / h;
-                T.k1[T.m] = ak[a].l * (md_cos(ak[a].th) * T.ny[T.m] - md_sin(ak[a].th) * T.nx[T.m]);
-                T.k2[T.m] = aj[b].l * (md_cos(aj[b].th) * T.ny[T.m] - md_sin(aj[b].th) * T.nx[T.m]);
-                T.gap[T.m] = gap[a][b];
+                double h = sep.dist[a][b];
+                if (!(sep.gap[a][b] <= tol) || !(h > 0.0)) continue;
+                T.nx[T.m] = sep.x[a][b] / h;
+                T.ny[T.m] = sep.y[a][b] / h;
+                T.k1[T.m] = ak[a].l * (ck[a] * T.ny[T.m] - sk[a] * T.nx[T.m]);
+                T.k2[T.m] = aj[b].l * (cj[b] * T.ny[T.m] - sj[b] * T.nx[T.m]);
+                T.gap[T.m] = sep.gap[a][b];
                 T.m++;
             }
         if (T.m > 1 || (T.held && T.m == 1)) {
             ke0 = ke_of(g, k) + ke_of(g, j);
-            virial = strike_together(g, k, j, &T, dx, dy, ii1, ii2, w1, w2, ak[0].l, aj[0].l,
-                                     pos_scale(g, ak0, aj0) / s);
+            pair_side s1 = {p, w1, g->ev[k].inv_mass, ii1, ak[0].l}, s2 = {q, w2, g->ev[j].inv_mass, ii2, aj[0].l};
+            virial = strike_together(g, k, j, &T, dx, dy, &s1, &s2, pos_scale(g, ak0, aj0) / s);
             if (!isnan(virial)) {
                 pair_applied(g, k, j, ak0, aj0, ke0, virial);
                 return 1;
@@ -450,7 +471,7 @@ int gas_do_pair(magdyn_gas *g, int k, int j)
         }
     }
     if (nk * nj > 1 && !approaching_ends(g, k, j, ak[ba], aj[bb], ex, ey))
-        double_contact(g, k, j, dx, dy, ak, nk, aj, nj, gap, tol, &ba, &bb, &ex, &ey);
+        double_contact(g, k, j, ak, nk, aj, nj, &sep, tol, &ba, &bb, &ex, &ey);
     d = md_hypot(ex, ey);
     if (!(d > 0.0)) return 0;
     nx = ex / d; ny = ey / d;
@@ -462,12 +483,11 @@ int gas_do_pair(magdyn_gas *g, int k, int j)
     vin = e < 1.0 ? closing_speed(g, k, j, ak[ba], aj[bb], ex, ey) : 0.0;
     jimp = mdk_impulse(nx, ny, e, g->ev[k].inv_mass, ii1, k1, &p->vx, &p->vy, w1,
                        g->ev[j].inv_mass, ii2, k2, &q->vx, &q->vy, w2);
-    if (e < 1.0)
-        jimp += hold_pressed(g, k, j, ak[ba], aj[bb], ex, ey, vin, g->ev[k].inv_mass, ii1, k1, w1,
-                             g->ev[j].inv_mass, ii2, k2, w2);
-    if (g->e_pair < 1.0)
-        jimp += unstick_pair(nx, ny, g->ev[k].inv_mass, ii1, k1, p, w1, ak[ba].l,
-                             g->ev[j].inv_mass, ii2, k2, q, w2, aj[bb].l, pos_scale(g, ak0, aj0) / s);
+    {
+        pair_side s1 = {p, w1, g->ev[k].inv_mass, ii1, ak[ba].l}, s2 = {q, w2, g->ev[j].inv_mass, ii2, aj[bb].l};
+        if (e < 1.0) jimp += hold_pressed(g, k, j, ak[ba], aj[bb], ex, ey, vin, &s1, k1, &s2, k2);
+        if (g->e_pair < 1.0) jimp += unstick_pair(nx, ny, &s1, k1, &s2, k2, pos_scale(g, ak0, aj0) / s);
+    }
     if (!(jimp > 0.0)) return 0;
     pair_applied(g, k, j, ak0, aj0, ke0, jimp * (dx * nx + dy * ny));
     return 1;
