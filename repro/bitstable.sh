@@ -6,15 +6,9 @@
 # elementary functions against libm) in each: the same bits whatever the
 # compiler and optimisation (magdyn(7), REPRODUCIBILITY).  Exits 77
 # (skipped) when a compiler or check is missing.
-src="${top_srcdir:-.}"
-build="${top_builddir:-.}"
-tmp="${TMPDIR:-/tmp}/magdyn-bitstable.$$"
-for cc in gcc clang; do
-    command -v "$cc" >/dev/null 2>&1 || { echo "check-bitstable: $cc not found, skipped"; exit 77; }
-done
 checkflags=$(pkg-config --cflags --libs check 2>/dev/null) || { echo "check-bitstable: check not found, skipped"; exit 77; }
-mkdir -p "$tmp" || exit 1
-trap 'rm -rf "$tmp"' EXIT
+name=check-bitstable
+. "${top_srcdir:-.}/repro/preamble.sh"
 status=0
 for variant in "gcc -O2" "clang -O2" "gcc -O0"; do
     set -- $variant

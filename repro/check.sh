@@ -4,14 +4,8 @@
 # -ffp-contract=off), runs both, and requires the same bits from both: a
 # pile of magnets, an extended-model snap and an inelastic gas.  Exits 77
 # (skipped) when either compiler is missing.
-src="${top_srcdir:-.}"
-build="${top_builddir:-.}"
-tmp="${TMPDIR:-/tmp}/magdyn-repro.$$"
-for cc in gcc clang; do
-    command -v "$cc" >/dev/null 2>&1 || { echo "check-repro: $cc not found, skipped"; exit 77; }
-done
-mkdir -p "$tmp" || exit 1
-trap 'rm -rf "$tmp"' EXIT
+name=check-repro
+. "${top_srcdir:-.}/repro/preamble.sh"
 status=0
 for cc in gcc clang; do
     "$cc" -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -ffp-contract=off -fvisibility=hidden \
