@@ -123,8 +123,8 @@ static double gap_acceleration(const magdyn_gas *g, int k, int j, mdk_arm a, mdk
  * bounded stand-in for the contact force (a soft contact of duration t_c
  * under that load stores energy of the same order, m (g'' t_c)^2).
  * Unpressed contacts and elastic gases are untouched.  The arms a and b
- * give the ends' angles; the spins are read from w1 and w2 (after the
- * impulse).  Returns the impulse given to k [N s].
+ * give the ends' angles; the spins are read from the sides s1 (k) and s2
+ * (j), after the impulse.  Returns the impulse given to k [N s].
  */
 static double hold_pressed(magdyn_gas *g, int k, int j, mdk_arm a, mdk_arm b, double ex, double ey, double vin,
                            const pair_side *s1, double k1, const pair_side *s2, double k2)
@@ -352,7 +352,7 @@ static double energy_cap(magdyn_gas *g, int k, int j, double ii1, double ii2, do
  * get (1 + e) P (Poisson's restitution), which changes the kinetic energy
  * by (1 - e^2) / 2 P.vn <= 0: kept when elastic, never gained.  Each
  * contact is then left separating at least at the rounding speed
- * (unstick_pair, with pos_d).  Returns the virial sum of the impulses times the
+ * (unstick_pair, with pos_d); s1 is k, s2 is j.  Returns the virial sum of the impulses times the
  * centres' separation (dx, dy) [N s m], or NAN when nothing approaches or
  * the problem is degenerate (the caller strikes one contact instead).
  */
