@@ -475,8 +475,8 @@ int gas_do_pair(magdyn_gas *g, int k, int j)
     d = md_hypot(ex, ey);
     if (!(d > 0.0)) return 0;
     nx = ex / d; ny = ey / d;
-    if (rk >= 0) k1 = ak[ba].l * (md_cos(ak[ba].th) * ny - md_sin(ak[ba].th) * nx);
-    if (rj >= 0) k2 = aj[bb].l * (md_cos(aj[bb].th) * ny - md_sin(aj[bb].th) * nx);
+    if (rk >= 0) k1 = ak[ba].l * (ck[ba] * ny - sk[ba] * nx);
+    if (rj >= 0) k2 = aj[bb].l * (cj[bb] * ny - sj[bb] * nx);
     ke0 = ke_of(g, k) + ke_of(g, j);
     e = g->e_pair;
     if (e < 1.0) e = tc_restitution(g, k, j, e);

@@ -240,13 +240,14 @@ END_TEST
  */
 START_TEST(near_multiples_of_pi_over_2)
 {
+    const long double half_pi = 1.57079632679489661923132169163975144L;
     test_rng r = {0x9E3779B97F4A7C15ULL};
     long n = test_count(1L << 18), i;
     double worst = 0.0, at = 0.0;
     for (i = 0; i < 2 * n; i++) {
         long k = i < n ? i + 1 : 1 + (long)(test_rng_u64(&r) % 341782637ULL);
-        double multiple = (double)((long double)k * 1.57079632679489661923132169163975144L);
-        double tie = (double)(((long double)k + 0.5L) * 1.57079632679489661923132169163975144L);
+        double multiple = (double)((long double)k * half_pi);
+        double tie = (double)(((long double)k + 0.5L) * half_pi);
         int d, j;
         for (d = -2; d <= 2; d++) {
             double x = multiple, y = tie, e;
