@@ -199,17 +199,40 @@ static magdyn_status thin_part(const magdyn_cuboid *src, const magdyn_cuboid *ds
     return both_sides(src, dst, fmax(rel_tol, MIN_REL_TOL), force, torque);
 }
 
+/* A polarization component whose face charge (|J_a| times the area of
+ * the faces it charges) is below 1e-15 of the largest adds to the face
+ * integrals far less than their rounding floor (ROUND_FLOOR of their
+ * summed magnitudes), yet costs the cubature two more faces, or four
+ * currents: it is dropped.  (A needle polarised along its length, with
+ * components of 1e-187 T across it, integrated six faces, not two.) */
+static magdyn_cuboid without_stray_charge(const magdyn_cuboid *c)
+{
+    magdyn_cuboid out = *c;
+    double q[3], qmax = 0.0;
+    int a;
+    for (a = 0; a < 3; a++) {
+        q[a] = fabs(comp(c->polarization, a)) * comp(c->half, (a + 1) % 3) * comp(c->half, (a + 2) % 3);
+        qmax = fmax(qmax, q[a]);
+    }
+    for (a = 0; a < 3; a++)
+        if (q[a] < 1e-15 * qmax) set_comp(&out.polarization, a, 0.0);
+    return out;
+}
+
 /* Valid but extreme input (polarizations ~1e300 T, sizes ~1e250 m) can
  * overflow the face integrals to Inf - Inf = NaN (found by fuzzing): that
  * is a tolerance not reached, MAGDYN_ENOCONV, outputs untouched. */
 magdyn_status magdyn_cuboid_force_torque(const magdyn_cuboid *src, const magdyn_cuboid *dst,
                                          double rel_tol, magdyn_vec3 *force, magdyn_vec3 *torque)
 {
+    magdyn_cuboid sc, dc;
     magdyn_vec3 f, t;
     magdyn_status s;
     if ((s = check_input(src, dst, rel_tol)) != MAGDYN_OK) return s;
-    if (mdc_cuboid_multipole(src, dst, rel_tol, force, torque)) return MAGDYN_OK;   /* far apart */
-    s = magdyn_ci_thin(thin_part, src, dst, rel_tol, &f, &t);   /* very thin boxes */
+    sc = without_stray_charge(src);
+    dc = without_stray_charge(dst);
+    if (mdc_cuboid_multipole(&sc, &dc, rel_tol, force, torque)) return MAGDYN_OK;   /* far apart */
+    s = magdyn_ci_thin(thin_part, &sc, &dc, rel_tol, &f, &t);   /* very thin boxes */
     if (s != MAGDYN_OK) return s;
     if (!finite3(f) || !finite3(t)) return MAGDYN_ENOCONV;
     if (force) *force = f;
@@ -246,6 +269,23 @@ static int check_totals(void *ctx, const double *sum, const double err[2], const
         return MDC_CUB_AGAIN;
     }
     return MDC_CUB_SPLIT;
+}
+
+/* Half diagonal of the largest face of a box with half extents `half`
+ * whose surface charge (polarization j, body frame) times area is within
+ * 1e-3 of the largest: the faces that the cubature has to resolve. */
+static double charged_extent(magdyn_vec3 half, magdyn_vec3 j)
+{
+    double q[3], qmax = 0.0, ext = 0.0;
+    int a;
+    for (a = 0; a < 3; a++) {
+        q[a] = fabs(comp(j, a)) * comp(half, (a + 1) % 3) * comp(half, (a + 2) % 3);
+        qmax = fmax(qmax, q[a]);
+    }
+    for (a = 0; a < 3; a++)
+        if (q[a] > 0.0 && q[a] >= 1e-3 * qmax)
+            ext = fmax(ext, md_hypot(comp(half, (a + 1) % 3), comp(half, (a + 2) % 3)));
+    return ext;
 }
 
 static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid *dst, double rel_tol,
@@ -324,6 +364,14 @@ static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid 
                 return (magdyn_status)PREFER_SWAP;
             break;
         }
+    /* Apart, the smoother side to integrate is the box with the smaller
+     * charged faces: the other's field varies over them on the scale of
+     * their distance from it, not of its own faces' size (a needle's end
+     * in a plate's field takes one region, the plate in the needle's field
+     * hundreds). */
+    if (may_prefer && !cf_has_contact(&pb) && !pb.current
+        && charged_extent(src->half, src->polarization) < 0.5 * charged_extent(dst->half, dst->polarization))
+        return (magdyn_status)PREFER_SWAP;
     cf_face_contacts(&pb, 0.5 * rel_tol * fchar, 0.5 * rel_tol * fchar * ld, ck.cval, &ck.cef, &ck.cet);
 
     for (f = 0; f < 6; f++) {
