@@ -90,6 +90,7 @@ static void release(magdyn_world *w)
     free(w->cub); free(w->passive); free(w->fpass);
     free(w->F); free(w->T); free(w->Fs); free(w->Ts);
     free(w->fly); free(w->ybuf);
+    free(w->react); free(w->Fh); free(w->Th); free(w->hcub); free(w->hpass); free(w->hidx);
     free(w->con); free(w->old); free(w->cisl); free(w->order); free(w->touch); free(w->held); free(w->pend); free(w->pspeed);
     free(w->island); free(w->istart); free(w->imem); free(w->slow);
     free(w->Fref); free(w->Tref); free(w->fscale); free(w->tscale); free(w->group);
@@ -125,6 +126,7 @@ static magdyn_status reserve(magdyn_world *w, int cap)
     GROW(cub, c); GROW(passive, c); GROW(fpass, c);
     GROW(F, c); GROW(T, c); GROW(Fs, c); GROW(Ts, c);
     GROW(fly, c); GROW(ybuf, c * MAGDYN_BODY_STATE);
+    GROW(react, c); GROW(Fh, c); GROW(Th, c); GROW(hcub, c); GROW(hpass, c); GROW(hidx, c);
     GROW(island, c); GROW(istart, c + 1); GROW(imem, c); GROW(slow, c);
     GROW(Fref, c); GROW(Tref, c); GROW(fscale, c); GROW(tscale, c); GROW(group, c);
     GROW(obb, c); GROW(grown, c); GROW(b0, c); GROW(bt, c);

@@ -5,6 +5,18 @@
  * the touching and sleeping ones held where the step starts; then the
  * first contact of a flying magnet along the step is found on the dense
  * output (toi.h) and the step is cut there.
+ *
+ * The touching magnets feel the flying ones over the step, not where they
+ * start.  The impulse each receives from them is integrated in the same
+ * Runge-Kutta step, as six more states a touching magnet (its velocity
+ * change, and its angular momentum change over m |half|^2, so that both
+ * are of the size of the flying magnets' states for the error control):
+ * every stage's pair forces act on both magnets of a pair, the method and
+ * its dense output are linear in the stages, so what the flying magnets
+ * take and what the touching ones get balance to rounding at any point of
+ * the step, and the momentum is kept (any quadrature of its own, Simpson's
+ * rule on the dense output, say, balances only to the smoothness of the
+ * forces: the extended model's are smooth only to its tolerance).
  */
 #include <string.h>
 #include <math.h>
@@ -28,10 +40,14 @@ static void unpack(const magdyn_world *w, magdyn_body *bodies, const double *y)
     }
 }
 
+/* Scale of a touching magnet's angular momentum states: m |half|^2. */
+static double spin_scale(const magdyn_body *b) { return b->mass * magdyn_vec3_norm2(b->half); }
+
 static magdyn_status rhs(void *ctx, const double *y, double *dy)
 {
     magdyn_world *w = ctx;
     magdyn_status s;
+    double *dr = dy + NS * w->nfly;
     int k;
     if (w->n > 0) memcpy(w->bt, w->b, (size_t)w->n * sizeof *w->bt);
     unpack(w, w->bt, y);
@@ -39,6 +55,14 @@ static magdyn_status rhs(void *ctx, const double *y, double *dy)
     for (k = 0; k < w->nfly; k++) {
         int i = w->fly[k];
         magdyn_body_state_derivative(&w->bt[i], y + NS * k, w->Fs[i], w->Ts[i], dy + NS * k);
+    }
+    /* a touching magnet's Fs, Ts: from the flying magnets (and gravity, the field) */
+    for (k = 0; k < w->nreact; k++) {
+        const magdyn_body *b = &w->b[w->react[k]];
+        magdyn_vec3 f = magdyn_vec3_scale(w->Fs[w->react[k]], 1.0 / b->mass);
+        magdyn_vec3 t = magdyn_vec3_scale(w->Ts[w->react[k]], 1.0 / spin_scale(b));
+        dr[6 * k + 0] = f.x; dr[6 * k + 1] = f.y; dr[6 * k + 2] = f.z;
+        dr[6 * k + 3] = t.x; dr[6 * k + 4] = t.y; dr[6 * k + 5] = t.z;
     }
     return MAGDYN_OK;
 }
@@ -76,17 +100,26 @@ magdyn_status magdyn_wi_flight(magdyn_world *w, double h_max, double *h)
     magdyn_ode_stats before, after;
     magdyn_status s;
     int i, k;
-    for (i = 0; i < w->n; i++) w->fpass[i] = w->role[i] != ROLE_FLY;
-    if (!w->ode_valid) {
+    w->nreact = 0;
+    for (i = 0; i < w->n; i++) {
+        w->fpass[i] = w->role[i] != ROLE_FLY;
+        if (w->role[i] == ROLE_CONTACT) w->react[w->nreact++] = i;
+    }
+    /* the reactions start from zero with each step */
+    if (!w->ode_valid || w->nreact > 0) {
+        int nstate = NS * w->nfly + 6 * w->nreact;
         for (k = 0; k < w->nfly; k++) magdyn_body_to_state(&w->b[w->fly[k]], w->ybuf + NS * k);
-        if ((s = magdyn_ode_set_state(w->ode, NS * w->nfly, w->t, w->ybuf)) != MAGDYN_OK) return s;
+        for (k = NS * w->nfly; k < nstate; k++) w->ybuf[k] = 0.0;
+        if ((s = magdyn_ode_set_state(w->ode, nstate, w->t, w->ybuf)) != MAGDYN_OK) return s;
         w->ode_valid = 1;
     }
+    if (w->nreact > 0 && (s = magdyn_wi_held_forces(w, w->b, w->Fh, w->Th)) != MAGDYN_OK) return s;
     magdyn_ode_get_stats(w->ode, &before);
     s = magdyn_ode_step(w->ode, rhs, w, h_max, h);
     magdyn_ode_get_stats(w->ode, &after);
     w->st.steps += after.steps - before.steps;
     w->st.rejected += after.rejected - before.rejected;
+    if (s == MAGDYN_OK) w->hfly = *h;
     return s;
 }
 
@@ -209,43 +242,26 @@ magdyn_status magdyn_wi_flight_finish(magdyn_world *w, double theta)
     return MAGDYN_OK;
 }
 
-/* Forces on the magnets with the flying ones at theta of the step, into
- * w->Fs, w->Ts. */
-static magdyn_status forces_at(magdyn_world *w, double theta)
-{
-    magdyn_status s;
-    if (w->n > 0) memcpy(w->bt, w->b, (size_t)w->n * sizeof *w->bt);
-    s = magdyn_ode_dense(w->ode, theta, 0, MAGDYN_BODY_STATE * w->nfly, w->ybuf);
-    if (s != MAGDYN_OK) return s;
-    unpack(w, w->bt, w->ybuf);
-    return magdyn_wi_forces(w, w->bt, w->passive, w->Fs, w->Ts);
-}
-
 /*
- * The touching magnets feel the flying ones over the whole step, not where
- * they start: their force becomes the step's mean by Simpson's rule on the
- * flying magnets' dense output (start, middle, end of the step up to
- * theta), so that what the flying magnets take (integrated by the
- * Runge-Kutta method) and what the touching ones get balance to fifth
- * order in the step, keeping the momentum.
+ * The touching magnets' forces for the step up to theta: their pair forces
+ * among themselves and with the sleeping and fixed magnets (all held), and
+ * the mean of what the flying ones gave them up to theta.  Left as they
+ * were at theta = 0.
  */
 magdyn_status magdyn_wi_flight_reaction(magdyn_world *w, double theta)
 {
+    double r[6], ht;
     magdyn_status s;
-    int i, k;
+    int k;
     theta = theta < 1.0 ? theta : 1.0;
-    for (k = 1; k <= 2; k++) {
-        double wk = k == 1 ? 4.0 / 6.0 : 1.0 / 6.0;
-        if ((s = forces_at(w, 0.5 * k * theta)) != MAGDYN_OK) return s;
-        for (i = 0; i < w->n; i++)
-            if (w->role[i] == ROLE_CONTACT) {
-                if (k == 1) {
-                    w->F[i] = magdyn_vec3_scale(w->F[i], 1.0 / 6.0);
-                    w->T[i] = magdyn_vec3_scale(w->T[i], 1.0 / 6.0);
-                }
-                w->F[i] = magdyn_vec3_madd(w->F[i], wk, w->Fs[i]);
-                w->T[i] = magdyn_vec3_madd(w->T[i], wk, w->Ts[i]);
-            }
+    ht = theta * w->hfly;
+    if (!(ht > 0.0)) return MAGDYN_OK;
+    for (k = 0; k < w->nreact; k++) {
+        int i = w->react[k];
+        double fs = w->b[i].mass / ht, ts = spin_scale(&w->b[i]) / ht;
+        if ((s = magdyn_ode_dense(w->ode, theta, NS * w->nfly + 6 * k, 6, r)) != MAGDYN_OK) return s;
+        w->F[i] = magdyn_vec3_madd(w->Fh[i], fs, magdyn_v3(r[0], r[1], r[2]));
+        w->T[i] = magdyn_vec3_madd(w->Th[i], ts, magdyn_v3(r[3], r[4], r[5]));
     }
     return MAGDYN_OK;
 }

@@ -40,6 +40,30 @@ magdyn_status magdyn_wi_forces(magdyn_world *w, const magdyn_body *bodies,
     return MAGDYN_OK;
 }
 
+magdyn_status magdyn_wi_held_forces(magdyn_world *w, const magdyn_body *bodies, magdyn_vec3 *F,
+                                    magdyn_vec3 *T)
+{
+    double t0 = magdyn_wi_clock();
+    magdyn_status s;
+    int i, k, m = 0;
+    for (i = 0; i < w->n; i++)
+        if (w->role[i] != ROLE_FLY) {
+            w->hidx[m] = i;
+            w->hcub[m] = cuboid_of(w, i, &bodies[i]);
+            w->hpass[m] = w->passive[i];
+            m++;
+        }
+    /* Fs, Ts: free until the flight's right-hand side needs them */
+    s = magdyn_magnets_interact(m, w->hcub, w->p.model, w->p.model_tol, w->hpass, w->Fs, w->Ts);
+    if (s != MAGDYN_OK) return s;
+    for (k = 0; k < m; k++) {
+        F[w->hidx[k]] = w->Fs[k];
+        T[w->hidx[k]] = w->Ts[k];
+    }
+    w->st.time_forces += magdyn_wi_clock() - t0;
+    return MAGDYN_OK;
+}
+
 /* Its own scratch, not w->cub: a query on a const world may run in several
  * threads at once, or inside the collision callback while a step holds
  * w->cub. */

@@ -62,6 +62,12 @@ struct magdyn_world {
     int *fly, nfly;            /* the flying magnets, in state order */
     double *ybuf;              /* NS * n doubles */
     int ode_valid;             /* the integrator holds the flying magnets' state */
+    int *react, nreact;        /* the touching magnets, whose reactions follow in that state */
+    magdyn_vec3 *Fh, *Th;      /* pair forces among the magnets held during the flight */
+    double hfly;               /* length of the last flight step [s] */
+    magdyn_cuboid *hcub;       /* scratch of magdyn_wi_held_forces */
+    bool *hpass;
+    int *hidx;
 
     /* contacts of the touching magnets, persistent by feature id */
     magdyn_contact *con, *old; /* this step's and the last step's */
@@ -122,6 +128,11 @@ magdyn_status magdyn_wi_advance(magdyn_world *w, double t_end);
  * others only); with gravity and the uniform field. */
 magdyn_status magdyn_wi_forces(magdyn_world *w, const magdyn_body *bodies,
                                const bool *passive, magdyn_vec3 *F, magdyn_vec3 *T);
+/* The pair forces among the magnets that do not fly, at bodies, into F, T
+ * of those magnets (no gravity, no field; a pair of two passive ones is
+ * skipped); the flying magnets' entries are left alone. */
+magdyn_status magdyn_wi_held_forces(magdyn_world *w, const magdyn_body *bodies, magdyn_vec3 *F,
+                                    magdyn_vec3 *T);
 /* Potential energy [J]: magnetic pairs, -m.B0, -m g.x; all magnets. */
 magdyn_status magdyn_wi_potential(const magdyn_world *w, const magdyn_body *bodies, double *u);
 

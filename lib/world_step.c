@@ -57,9 +57,7 @@ static magdyn_status contact_step(magdyn_world *w, int nfly, double hf, double *
             if (w->role[i] == ROLE_CONTACT) w->b[i] = w->b0[i];
         w->st = st;
         *h = hc;
-        if ((s = magdyn_wi_forces(w, w->b, w->passive, w->F, w->T)) != MAGDYN_OK
-            || (s = magdyn_wi_flight_reaction(w, hc / hf)) != MAGDYN_OK)
-            return s;
+        if ((s = magdyn_wi_flight_reaction(w, hc / hf)) != MAGDYN_OK) return s;
     }
     *h = hc;
     magdyn_wi_flush(w);
