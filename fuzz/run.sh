@@ -21,12 +21,14 @@ for t in $targets; do
         -I"$top/include" -I"$build/include" -I"$build" "$here/fuzz_$t.c" "$top"/lib/*.c -lm -o "$out/fuzz_$t"
     mkdir -p "$out/corpus_$t"
     # a pile of 8 snapping magnets takes ~0.2 s for its 3 ms optimised, ~2 s
-    # under the sanitizers, and a world of extended cuboids up to its 200-step
-    # budget as much: work, not a hang; a gas's slowest inputs of the last
-    # campaigns take 0.16 s optimised; the kinetics' slowest inputs of an
-    # hour take 0.15 s optimised, over 1 s under the sanitizers and load
+    # under the sanitizers; a world of extended cuboids up to its 200-step
+    # budget up to 1 s optimised and 5 s under the sanitizers (boxes
+    # snapping edge first, whose forces cost ~1 ms each): work, not a hang,
+    # so these get 20 s; a gas's slowest inputs of the last campaigns take
+    # 0.16 s optimised; the kinetics' slowest inputs of an hour take 0.15 s
+    # optimised, over 1 s under the sanitizers and load
     tmo=1
-    case $t in pile | world | gas) tmo=10 ;; kinetics) tmo=5 ;; esac
+    case $t in pile | world) tmo=20 ;; gas) tmo=10 ;; kinetics) tmo=5 ;; esac
     (cd "$out" && ./fuzz_$t -max_total_time="$secs" -timeout=$tmo -rss_limit_mb=1024 \
         -print_final_stats=1 "corpus_$t" "$here/corpus/$t")
 done
