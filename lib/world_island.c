@@ -187,6 +187,35 @@ static magdyn_status solve_island(magdyn_world *w, island_scratch *sc, magdyn_co
     return s;
 }
 
+/* Root of island k in the union-find forest parent[] (path halving). */
+static int island_root(int *parent, int k)
+{
+    while (parent[k] != k) k = parent[k] = parent[parent[k]];
+    return k;
+}
+
+/*
+ * The island of each contact into w->cisl.  A contact gathered within
+ * reach of the step may join two islands of touching magnets (their pair
+ * was beyond contact_margin when the islands were made): those are solved
+ * as one, or the magnet they share would be solved twice, the second
+ * solve undoing what the first gave its other contacts (a magnet pressed
+ * between two others sank into one, then the other, a step each).
+ */
+static void contact_islands(magdyn_world *w, int *parent)
+{
+    int i, k;
+    for (k = 0; k < w->nisl; k++) parent[k] = k;
+    for (i = 0; i < w->ncon; i++) {
+        int ia = w->island[w->con[i].a], ib = w->island[w->con[i].b];
+        if (ia >= 0 && ib >= 0) parent[island_root(parent, ia)] = island_root(parent, ib);
+    }
+    for (i = 0; i < w->ncon; i++) {
+        const magdyn_contact *c = &w->con[i];
+        w->cisl[i] = island_root(parent, w->island[c->a] >= 0 ? w->island[c->a] : w->island[c->b]);
+    }
+}
+
 /* Solve the contacts island by island: w->order lists them grouped. */
 static magdyn_status solve(magdyn_world *w)
 {
@@ -194,7 +223,7 @@ static magdyn_status solve(magdyn_world *w)
     magdyn_status s = MAGDYN_OK;
     island_scratch sc;
     magdyn_contact *tmp;
-    int *cnt, i, k, start;
+    int *cnt, *parent, i, k, start;
     ip.restitution = 0.0;
     ip.friction = w->p.friction;
     ip.bounce_speed = w->p.bounce_speed;
@@ -203,20 +232,18 @@ static magdyn_status solve(magdyn_world *w)
     ip.warm_start = 1;
     if (w->ncon == 0) return MAGDYN_OK;
     cnt = calloc((size_t)w->nisl + 1, sizeof *cnt);
+    parent = malloc((size_t)(w->nisl > 0 ? w->nisl : 1) * sizeof *parent);
     tmp = malloc((size_t)w->ncon * sizeof *tmp);
     sc.body = malloc((size_t)w->n * sizeof *sc.body);
     sc.global = malloc((size_t)w->n * sizeof *sc.global);
     sc.local = malloc((size_t)w->n * sizeof *sc.local);
-    if (!cnt || !tmp || !sc.body || !sc.global || !sc.local) {
+    if (!cnt || !parent || !tmp || !sc.body || !sc.global || !sc.local) {
         s = MAGDYN_ENOMEM;
         goto done;
     }
     for (i = 0; i < w->n; i++) sc.local[i] = -1;
-    for (i = 0; i < w->ncon; i++) {
-        const magdyn_contact *c = &w->con[i];
-        w->cisl[i] = w->island[c->a] >= 0 ? w->island[c->a] : w->island[c->b];
-        cnt[w->cisl[i] + 1]++;
-    }
+    contact_islands(w, parent);
+    for (i = 0; i < w->ncon; i++) cnt[w->cisl[i] + 1]++;
     for (k = 0; k < w->nisl; k++) cnt[k + 1] += cnt[k];
     /* sorted copies, solved per island, written back in place */
     for (i = 0; i < w->ncon; i++) w->order[cnt[w->cisl[i]]++] = i;
@@ -229,6 +256,7 @@ static magdyn_status solve(magdyn_world *w)
         for (i = 0; i < w->ncon; i++) w->con[w->order[i]] = tmp[i];
 done:
     free(cnt);
+    free(parent);
     free(tmp);
     free(sc.body);
     free(sc.global);
