@@ -368,9 +368,11 @@ static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid 
      * charged faces: the other's field varies over them on the scale of
      * their distance from it, not of its own faces' size (a needle's end
      * in a plate's field takes one region, the plate in the needle's field
-     * hundreds). */
+     * hundreds; a sheet 7 mm across beside a plate whose charged faces
+     * are 5 mm across took 5 ms in the plate's field, 0.03 ms the other
+     * way round). */
     if (may_prefer && !cf_has_contact(&pb) && !pb.current
-        && charged_extent(src->half, src->polarization) < 0.5 * charged_extent(dst->half, dst->polarization))
+        && charged_extent(src->half, src->polarization) < 0.8 * charged_extent(dst->half, dst->polarization))
         return (magdyn_status)PREFER_SWAP;
     cf_face_contacts(&pb, 0.5 * rel_tol * fchar, 0.5 * rel_tol * fchar * ld, ck.cval, &ck.cef, &ck.cet);
 
