@@ -199,6 +199,19 @@ static magdyn_status thin_part(const magdyn_cuboid *src, const magdyn_cuboid *ds
     return both_sides(src, dst, fmax(rel_tol, MIN_REL_TOL), force, torque);
 }
 
+/* q[a]: the face charge of axis a of a box (|j_a| times the area of the
+ * faces it charges, up to a factor 4); returns the largest. */
+static double face_charges(magdyn_vec3 half, magdyn_vec3 j, double q[3])
+{
+    double qmax = 0.0;
+    int a;
+    for (a = 0; a < 3; a++) {
+        q[a] = fabs(comp(j, a)) * comp(half, (a + 1) % 3) * comp(half, (a + 2) % 3);
+        qmax = fmax(qmax, q[a]);
+    }
+    return qmax;
+}
+
 /* A polarization component whose face charge (|J_a| times the area of
  * the faces it charges) is below 1e-15 of the largest adds to the face
  * integrals far less than their rounding floor (ROUND_FLOOR of their
@@ -208,12 +221,8 @@ static magdyn_status thin_part(const magdyn_cuboid *src, const magdyn_cuboid *ds
 static magdyn_cuboid without_stray_charge(const magdyn_cuboid *c)
 {
     magdyn_cuboid out = *c;
-    double q[3], qmax = 0.0;
+    double q[3], qmax = face_charges(c->half, c->polarization, q);
     int a;
-    for (a = 0; a < 3; a++) {
-        q[a] = fabs(comp(c->polarization, a)) * comp(c->half, (a + 1) % 3) * comp(c->half, (a + 2) % 3);
-        qmax = fmax(qmax, q[a]);
-    }
     for (a = 0; a < 3; a++)
         if (q[a] < 1e-15 * qmax) set_comp(&out.polarization, a, 0.0);
     return out;
@@ -276,12 +285,8 @@ static int check_totals(void *ctx, const double *sum, const double err[2], const
  * 1e-3 of the largest: the faces that the cubature has to resolve. */
 static double charged_extent(magdyn_vec3 half, magdyn_vec3 j)
 {
-    double q[3], qmax = 0.0, ext = 0.0;
+    double q[3], qmax = face_charges(half, j, q), ext = 0.0;
     int a;
-    for (a = 0; a < 3; a++) {
-        q[a] = fabs(comp(j, a)) * comp(half, (a + 1) % 3) * comp(half, (a + 2) % 3);
-        qmax = fmax(qmax, q[a]);
-    }
     for (a = 0; a < 3; a++)
         if (q[a] > 0.0 && q[a] >= 1e-3 * qmax)
             ext = fmax(ext, md_hypot(comp(half, (a + 1) % 3), comp(half, (a + 2) % 3)));
