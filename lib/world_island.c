@@ -187,33 +187,30 @@ static magdyn_status solve_island(magdyn_world *w, island_scratch *sc, magdyn_co
     return s;
 }
 
-/* Root of island k in the union-find forest parent[] (path halving). */
-static int island_root(int *parent, int k)
-{
-    while (parent[k] != k) k = parent[k] = parent[parent[k]];
-    return k;
-}
-
 /*
- * The island of each contact into w->cisl.  A contact gathered within
- * reach of the step may join two islands of touching magnets (their pair
- * was beyond contact_margin when the islands were made): those are solved
- * as one, or the magnet they share would be solved twice, the second
- * solve undoing what the first gave its other contacts (a magnet pressed
- * between two others sank into one, then the other, a step each).
+ * The island of each contact into w->cisl, and the number of islands: the
+ * islands of the contacts gathered for the step (magdyn_islands over their
+ * pairs, passive magnets joining nothing), not those of the pairs within
+ * contact_margin.  A gathered contact may join two of the latter; solved
+ * apart, the magnet they share would be solved twice, the second solve
+ * undoing what the first gave its other contacts (a magnet pressed between
+ * two others sank into one, then the other, a step each).
  */
-static void contact_islands(magdyn_world *w, int *parent)
+static magdyn_status contact_islands(magdyn_world *w, int *pairs, int *body_island, int *count)
 {
-    int i, k;
-    for (k = 0; k < w->nisl; k++) parent[k] = k;
+    magdyn_status s;
+    int i;
     for (i = 0; i < w->ncon; i++) {
-        int ia = w->island[w->con[i].a], ib = w->island[w->con[i].b];
-        if (ia >= 0 && ib >= 0) parent[island_root(parent, ia)] = island_root(parent, ib);
+        pairs[2 * i] = w->con[i].a;
+        pairs[2 * i + 1] = w->con[i].b;
     }
+    s = magdyn_islands(w->n, w->passive, w->ncon, pairs, body_island, NULL, NULL, count);
+    if (s != MAGDYN_OK) return s;
     for (i = 0; i < w->ncon; i++) {
         const magdyn_contact *c = &w->con[i];
-        w->cisl[i] = island_root(parent, w->island[c->a] >= 0 ? w->island[c->a] : w->island[c->b]);
+        w->cisl[i] = body_island[c->a] >= 0 ? body_island[c->a] : body_island[c->b];
     }
+    return MAGDYN_OK;
 }
 
 /* Solve the contacts island by island: w->order lists them grouped. */
@@ -223,7 +220,7 @@ static magdyn_status solve(magdyn_world *w)
     magdyn_status s = MAGDYN_OK;
     island_scratch sc;
     magdyn_contact *tmp;
-    int *cnt, *parent, i, k, start;
+    int *cnt, *pairs, *body_island, i, k, start, nisl;
     ip.restitution = 0.0;
     ip.friction = w->p.friction;
     ip.bounce_speed = w->p.bounce_speed;
@@ -231,24 +228,25 @@ static magdyn_status solve(magdyn_world *w)
     ip.tolerance = w->p.solver_tolerance;
     ip.warm_start = 1;
     if (w->ncon == 0) return MAGDYN_OK;
-    cnt = calloc((size_t)w->nisl + 1, sizeof *cnt);
-    parent = malloc((size_t)(w->nisl > 0 ? w->nisl : 1) * sizeof *parent);
+    cnt = calloc((size_t)w->n + 1, sizeof *cnt);
+    pairs = malloc((size_t)w->ncon * 2 * sizeof *pairs);
+    body_island = malloc((size_t)w->n * sizeof *body_island);
     tmp = malloc((size_t)w->ncon * sizeof *tmp);
     sc.body = malloc((size_t)w->n * sizeof *sc.body);
     sc.global = malloc((size_t)w->n * sizeof *sc.global);
     sc.local = malloc((size_t)w->n * sizeof *sc.local);
-    if (!cnt || !parent || !tmp || !sc.body || !sc.global || !sc.local) {
+    if (!cnt || !pairs || !body_island || !tmp || !sc.body || !sc.global || !sc.local) {
         s = MAGDYN_ENOMEM;
         goto done;
     }
     for (i = 0; i < w->n; i++) sc.local[i] = -1;
-    contact_islands(w, parent);
+    if ((s = contact_islands(w, pairs, body_island, &nisl)) != MAGDYN_OK) goto done;
     for (i = 0; i < w->ncon; i++) cnt[w->cisl[i] + 1]++;
-    for (k = 0; k < w->nisl; k++) cnt[k + 1] += cnt[k];
+    for (k = 0; k < nisl; k++) cnt[k + 1] += cnt[k];
     /* sorted copies, solved per island, written back in place */
     for (i = 0; i < w->ncon; i++) w->order[cnt[w->cisl[i]]++] = i;
     for (i = 0; i < w->ncon; i++) tmp[i] = w->con[w->order[i]];
-    for (k = 0, start = 0; k < w->nisl && s == MAGDYN_OK; k++) {
+    for (k = 0, start = 0; k < nisl && s == MAGDYN_OK; k++) {
         if (cnt[k] > start) s = solve_island(w, &sc, tmp + start, cnt[k] - start, &ip);
         start = cnt[k];
     }
@@ -256,7 +254,8 @@ static magdyn_status solve(magdyn_world *w)
         for (i = 0; i < w->ncon; i++) w->con[w->order[i]] = tmp[i];
 done:
     free(cnt);
-    free(parent);
+    free(pairs);
+    free(body_island);
     free(tmp);
     free(sc.body);
     free(sc.global);
