@@ -123,31 +123,60 @@ magdyn_status magdyn_wi_flight(magdyn_world *w, double h_max, double *h)
     return s;
 }
 
+/*
+ * A pair's motion over a step, for the time of impact: theta in [0, 1] is
+ * the flying magnets' dense output at theta * flight.  The touching ones
+ * either drift on from w->b at their velocities for theta * h (before the
+ * contact step), or go from w->b0 to w->b as the contact step took them
+ * (after it, done).
+ */
 typedef struct {
     magdyn_world *w;
-    int a, b;
-    double h;
+    int a, b, done;
+    double h, flight;
 } pose_ctx;
 
-/* Body i at theta of the step: a flying one on the dense output, the
- * others moving on at their start velocities. */
-static magdyn_status body_at(magdyn_world *w, int i, double theta, double h, magdyn_obb *o)
+/* The rotation vector [rad] of the body-frame rotation from q0 to q1 (the
+ * shorter way): a step at constant body-frame spin turns by it. */
+static magdyn_vec3 turn_between(magdyn_quat q0, magdyn_quat q1)
 {
+    magdyn_quat d = magdyn_quat_mul(magdyn_quat_conj(q0), q1);
+    magdyn_vec3 u = magdyn_v3(d.x, d.y, d.z);
+    double s = magdyn_vec3_norm(u), c = d.w;
+    if (c < 0.0) {
+        u = magdyn_vec3_scale(u, -1.0);
+        c = -c;
+    }
+    if (s == 0.0) return magdyn_v3(0.0, 0.0, 0.0);
+    return magdyn_vec3_scale(u, 2.0 * md_atan2(s, c) / s);
+}
+
+/* Body i at theta of the step (pose_ctx). */
+static magdyn_status body_at(const pose_ctx *c, int i, double theta, magdyn_obb *o)
+{
+    magdyn_world *w = c->w;
     const magdyn_body *b0 = &w->b[i];
     *o = magdyn_body_obb(b0);
     if (w->role[i] == ROLE_FLY) {
         double s[NS];
         int k;
         for (k = 0; k < w->nfly && w->fly[k] != i; k++) continue;
-        magdyn_status st = magdyn_ode_dense(w->ode, theta, NS * k, NS, s);
+        magdyn_status st = magdyn_ode_dense(w->ode, theta * c->flight, NS * k, NS, s);
         if (st != MAGDYN_OK) return st;
         o->center = magdyn_v3(s[0], s[1], s[2]);
         if (magdyn_quat_normalize(magdyn_q(s[6], s[7], s[8], s[9]), &o->orientation) != MAGDYN_OK)
             return MAGDYN_ENONFINITE;
+    } else if (w->role[i] == ROLE_CONTACT && c->done) {
+        const magdyn_body *s = &w->b0[i];
+        o->center = magdyn_vec3_add(s->position,
+                                    magdyn_vec3_scale(magdyn_vec3_sub(b0->position, s->position), theta));
+        o->orientation = magdyn_quat_mul(
+            s->orientation,
+            md_quat_from_rotvec(magdyn_vec3_scale(turn_between(s->orientation, b0->orientation), theta)));
     } else if (w->role[i] == ROLE_CONTACT) {
-        o->center = magdyn_vec3_madd(b0->position, theta * h, b0->velocity);
+        o->center = magdyn_vec3_madd(b0->position, theta * c->h, b0->velocity);
         o->orientation = md_quat_integrate(b0->orientation,
-                                               magdyn_quat_rotate_inv(b0->orientation, b0->omega), theta * h);
+                                               magdyn_quat_rotate_inv(b0->orientation, b0->omega), theta * c->h);
     }
     return MAGDYN_OK;
 }
@@ -155,8 +184,8 @@ static magdyn_status body_at(magdyn_world *w, int i, double theta, double h, mag
 static magdyn_status pose(void *user, double theta, magdyn_obb *a, magdyn_obb *b)
 {
     pose_ctx *c = user;
-    magdyn_status s = body_at(c->w, c->a, theta, c->h, a);
-    return s != MAGDYN_OK ? s : body_at(c->w, c->b, theta, c->h, b);
+    magdyn_status s = body_at(c, c->a, theta, a);
+    return s != MAGDYN_OK ? s : body_at(c, c->b, theta, b);
 }
 
 /* Samples a pair touching at the step's start is looked at for a gap. */
@@ -194,31 +223,30 @@ static int flying_pair(const magdyn_world *w, int a, int b)
     return w->role[a] == ROLE_FLY || w->role[b] == ROLE_FLY;
 }
 
+/* magdyn_wi_pair_filter: pairs of a flying and a touching magnet */
+static int flying_touching_pair(const magdyn_world *w, int a, int b)
+{
+    return (w->role[a] == ROLE_FLY && w->role[b] == ROLE_CONTACT)
+        || (w->role[a] == ROLE_CONTACT && w->role[b] == ROLE_FLY);
+}
+
 /*
- * After a step of h: the earliest theta in [0, 1] at which a pair with a
- * flying magnet touches (to contact_tol), or 2 when none does.  Only
- * pairs that end the step overlapping or touching are searched; the step
- * bound keeps a pair from passing through another within a step.
+ * The earliest theta in [0, 1] of the motion c (pose_ctx, its pair unset)
+ * at which a pair that keep lets through touches, or 2 when none does; be
+ * holds the bodies at theta = 1.
  */
-magdyn_status magdyn_wi_flight_contact(magdyn_world *w, double h, double *theta)
+static magdyn_status earliest_contact(magdyn_world *w, pose_ctx c, magdyn_body *be,
+                                      magdyn_wi_pair_filter keep, double *theta)
 {
     double t0 = magdyn_wi_clock(), best = 2.0;
     magdyn_status s;
-    int q, np, k;
-    magdyn_body *be = w->bt;
-    if (w->n > 0) memcpy(be, w->b, (size_t)w->n * sizeof *be);
-    unpack(w, be, magdyn_ode_state(w->ode));
-    for (k = 0; k < w->n; k++)
-        if (w->role[k] == ROLE_CONTACT) magdyn_body_drift(&be[k], h);
-    if ((s = magdyn_wi_broad(w, be, w->p.contact_tol, flying_pair, &np)) != MAGDYN_OK) return s;
+    int q, np;
+    if ((s = magdyn_wi_broad(w, be, w->p.contact_tol, keep, &np)) != MAGDYN_OK) return s;
     for (q = 0; q < np; q++) {
-        pose_ctx c;
         magdyn_toi_result r;
         double s1;
-        c.w = w;
         c.a = w->bp[2 * q];
         c.b = w->bp[2 * q + 1];
-        c.h = h;
         s1 = magdyn_wi_separation(&be[c.a], &be[c.b]);
         if (s1 > 0.0) continue;
         if (s1 >= -w->p.contact_tol) {
@@ -231,6 +259,47 @@ magdyn_status magdyn_wi_flight_contact(magdyn_world *w, double h, double *theta)
     w->st.time_collide += magdyn_wi_clock() - t0;
     *theta = best;
     return MAGDYN_OK;
+}
+
+/*
+ * After a flight step of h: the earliest theta in [0, 1] at which a pair
+ * with a flying magnet touches (to contact_tol), or 2 when none does.  Only
+ * pairs that end the step overlapping or touching are searched; the step
+ * bound keeps a pair from passing through another within a step.  The
+ * touching magnets drift at their velocities of the step's start.
+ */
+magdyn_status magdyn_wi_flight_contact(magdyn_world *w, double h, double *theta)
+{
+    pose_ctx c = {w, 0, 0, 0, h, 1.0};
+    magdyn_body *be = w->bt;
+    int k;
+    if (w->n > 0) memcpy(be, w->b, (size_t)w->n * sizeof *be);
+    unpack(w, be, magdyn_ode_state(w->ode));
+    for (k = 0; k < w->n; k++)
+        if (w->role[k] == ROLE_CONTACT) magdyn_body_drift(&be[k], h);
+    return earliest_contact(w, c, be, flying_pair, theta);
+}
+
+/*
+ * After the contact step of h (of a flight step of hf): the earliest
+ * fraction of h at which a flying and a touching magnet touch, the
+ * touching one as the contact step moved it, or 2 when none does.  The
+ * contact step's impacts and solve change the touching magnets' paths
+ * from those the flight's search assumed.
+ */
+magdyn_status magdyn_wi_flight_contact_after(magdyn_world *w, double h, double hf, double *theta)
+{
+    pose_ctx c = {w, 0, 0, 1, h, h / hf};
+    magdyn_body *be = w->bt;
+    double s[NS];
+    int k;
+    if (w->n > 0) memcpy(be, w->b, (size_t)w->n * sizeof *be);
+    for (k = 0; k < w->nfly; k++) {
+        magdyn_status st = magdyn_ode_dense(w->ode, c.flight, NS * k, NS, s);
+        if (st != MAGDYN_OK) return st;
+        magdyn_body_from_state(&be[w->fly[k]], s);
+    }
+    return earliest_contact(w, c, be, flying_touching_pair, theta);
 }
 
 /* The flying magnets at theta of the step (the end when theta >= 1). */

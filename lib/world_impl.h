@@ -164,6 +164,7 @@ void magdyn_wi_wake_all(magdyn_world *w);
  * something along it: the step is then cut at the first contact (*theta). */
 magdyn_status magdyn_wi_flight(magdyn_world *w, double h_max, double *h);
 magdyn_status magdyn_wi_flight_contact(magdyn_world *w, double h, double *theta);
+magdyn_status magdyn_wi_flight_contact_after(magdyn_world *w, double h, double hf, double *theta);
 magdyn_status magdyn_wi_flight_finish(magdyn_world *w, double theta);
 magdyn_status magdyn_wi_flight_bound(magdyn_world *w, double *h);
 magdyn_status magdyn_wi_flight_reaction(magdyn_world *w, double theta);

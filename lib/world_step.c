@@ -29,6 +29,9 @@ static magdyn_status settle_roles(magdyn_world *w)
     return MAGDYN_OK;
 }
 
+/* Most times a contact step is taken again for a shorter length. */
+#define MAX_CONTACT_RETRIES 3
+
 static int count_role(const magdyn_world *w, int role)
 {
     int i, c = 0;
@@ -40,18 +43,29 @@ static int count_role(const magdyn_world *w, int role)
  * The velocity-level step of the touching magnets, of *h or shorter.
  * When it must be shorter than the flight's step, it is taken again from
  * the start for the shorter length, with the flying magnets' reaction
- * over that length, so that the momentum the two exchange balances.
+ * over that length, so that the momentum the two exchange balances.  It
+ * must be shorter too when a touching magnet, on the path the step gave
+ * it, meets a flying one before the step's end: the step then ends there
+ * (*met set), and when that is at once (an impact at the step's start
+ * knocked the touching magnet into the flying one), the step is not taken
+ * (*h = 0) and the impacts are left to magdyn_wi_impact, all together.
  */
-static magdyn_status contact_step(magdyn_world *w, int nfly, double hf, double *h)
+static magdyn_status contact_step(magdyn_world *w, int nfly, double hf, double *h, int *met)
 {
     magdyn_world_stats st = w->st;
-    double t0 = magdyn_wi_clock(), hc = *h;
+    double t0 = magdyn_wi_clock(), hc = *h, meet = 2.0;
     magdyn_status s;
     int i, tries;
+    *met = 0;
     for (tries = 0;; tries++) {
         w->npend = 0;
         if ((s = magdyn_wi_island_step(w, &hc, w->hprev)) != MAGDYN_OK) return s;
-        if (hc >= *h || nfly == 0 || tries >= 3) break;
+        if (nfly > 0 && tries < MAX_CONTACT_RETRIES) {
+            if ((s = magdyn_wi_flight_contact_after(w, hc, hf, &meet)) != MAGDYN_OK) return s;
+            if (meet < 1.0) hc *= meet;
+            *met = meet < 1.0;
+        }
+        if (hc >= *h || nfly == 0 || tries >= MAX_CONTACT_RETRIES || hc == 0.0) break;
         /* again from the start, for hc */
         for (i = 0; i < w->n; i++)
             if (w->role[i] == ROLE_CONTACT) w->b[i] = w->b0[i];
@@ -60,6 +74,14 @@ static magdyn_status contact_step(magdyn_world *w, int nfly, double hf, double *
         if ((s = magdyn_wi_flight_reaction(w, hc / hf)) != MAGDYN_OK) return s;
     }
     *h = hc;
+    if (hc == 0.0) {
+        for (i = 0; i < w->n; i++)
+            if (w->role[i] == ROLE_CONTACT) w->b[i] = w->b0[i];
+        w->st = st;
+        w->npend = 0;
+        w->ncon = 0;
+        return MAGDYN_OK;
+    }
     magdyn_wi_flush(w);
     magdyn_wi_island_commit(w);
     w->hprev = hc;
@@ -72,7 +94,7 @@ static magdyn_status contact_step(magdyn_world *w, int nfly, double hf, double *
 static magdyn_status step(magdyn_world *w, double t_end)
 {
     double h = t_end - w->t, theta = 2.0, hf = 0.0;
-    int ncontact, nfly, last, again, cut = 0;
+    int ncontact, nfly, last, again, met = 0, cut = 0;
     magdyn_status s;
     if ((s = magdyn_wi_forces(w, w->b, w->passive, w->F, w->T)) != MAGDYN_OK) return s;
     if (magdyn_wi_wake_check(w) > 0) return settle_roles(w);
@@ -97,12 +119,13 @@ static magdyn_status step(magdyn_world *w, double t_end)
         if (ncontact > 0 && (s = magdyn_wi_flight_reaction(w, theta)) != MAGDYN_OK) return s;
     }
     if (ncontact > 0 && h > 0.0) {
-        if ((s = contact_step(w, nfly, hf, &h)) != MAGDYN_OK) return s;
+        if ((s = contact_step(w, nfly, hf, &h, &met)) != MAGDYN_OK) return s;
         if (h < (theta < 1.0 ? theta * hf : hf)) {
             /* the touching magnets needed a shorter step: the flight ends
-               there too, before any contact it found */
+               there too, before any contact it found, or at the one a
+               touching magnet made */
             theta = h / hf;
-            cut = 1;
+            cut = !met;
         }
     }
     if (nfly > 0 && (s = magdyn_wi_flight_finish(w, theta)) != MAGDYN_OK) return s;
