@@ -39,6 +39,15 @@ static int count_role(const magdyn_world *w, int role)
     return c;
 }
 
+/* The touching magnets and the stats back to where the step started. */
+static void undo_contact_step(magdyn_world *w, const magdyn_world_stats *st)
+{
+    int i;
+    for (i = 0; i < w->n; i++)
+        if (w->role[i] == ROLE_CONTACT) w->b[i] = w->b0[i];
+    w->st = *st;
+}
+
 /*
  * The velocity-level step of the touching magnets, of *h or shorter.
  * When it must be shorter than the flight's step, it is taken again from
@@ -55,7 +64,7 @@ static magdyn_status contact_step(magdyn_world *w, int nfly, double hf, double *
     magdyn_world_stats st = w->st;
     double t0 = magdyn_wi_clock(), hc = *h, meet = 2.0;
     magdyn_status s;
-    int i, tries;
+    int tries;
     *met = 0;
     for (tries = 0;; tries++) {
         w->npend = 0;
@@ -67,17 +76,13 @@ static magdyn_status contact_step(magdyn_world *w, int nfly, double hf, double *
         }
         if (hc >= *h || nfly == 0 || tries >= MAX_CONTACT_RETRIES || hc == 0.0) break;
         /* again from the start, for hc */
-        for (i = 0; i < w->n; i++)
-            if (w->role[i] == ROLE_CONTACT) w->b[i] = w->b0[i];
-        w->st = st;
+        undo_contact_step(w, &st);
         *h = hc;
         if ((s = magdyn_wi_flight_reaction(w, hc / hf)) != MAGDYN_OK) return s;
     }
     *h = hc;
     if (hc == 0.0) {
-        for (i = 0; i < w->n; i++)
-            if (w->role[i] == ROLE_CONTACT) w->b[i] = w->b0[i];
-        w->st = st;
+        undo_contact_step(w, &st);
         w->npend = 0;
         w->ncon = 0;
         return MAGDYN_OK;
