@@ -8,7 +8,10 @@
  *                               [N[/SEED] | N/A-B | column[/N] | tower[/N] ...]
  * (default: piles of 8 (seeds 1-12, with the medians over them), 30 and
  * 100, the column and the tower; N/A-B runs piles of N for seeds A to B;
- * overlap_m is the deepest overlap of two magnets at the end [m], off the
+ * sweeps/ct is the solver's Gauss-Seidel sweeps per contact step, unconv
+ * the contact solves that stopped at solver_iterations short of their
+ * tolerance (magdyn_world_stats); overlap_m is the deepest overlap of two
+ * magnets at the end [m], off the
  * number of magnets thrown off the plate, below its top by more than
  * 10 cm: they fall for ever, so the pile never comes to rest)
  * The world advances in chunks of 0.01 s (--chunk changes it; the
@@ -65,9 +68,10 @@ static void run(const char *name, int n, int kind, unsigned long long seed, doub
     /* what the losses do not account for, relative to the energy that left */
     bal = (magdyn_world_energy(w) - (e0 - st.energy_restitution - st.energy_friction))
         / fmax(fabs(e0), st.energy_restitution + st.energy_friction);
-    printf("%-8s %5d %9.3f %9s %9.3f %9.3f %10lld %10lld %9.2e %9.2e %3d %s\n", name, placed, magdyn_world_time(w),
-           rest >= 0 ? "yes" : "no", c, c / magdyn_world_time(w), st.steps, st.contact_steps,
-           bal, scene_worst_overlap(w), off, s == MAGDYN_OK ? "" : magdyn_strerror(s));
+    printf("%-8s %5d %9.3f %9s %9.3f %9.3f %10lld %10lld %9.1f %7lld %9.2e %9.2e %3d %s\n", name, placed,
+           magdyn_world_time(w), rest >= 0 ? "yes" : "no", c, c / magdyn_world_time(w), st.steps,
+           st.contact_steps, st.contact_steps > 0 ? (double)st.solver_sweeps / st.contact_steps : 0.0,
+           st.solver_unconverged, bal, scene_worst_overlap(w), off, s == MAGDYN_OK ? "" : magdyn_strerror(s));
     fflush(stdout);
     magdyn_world_free(w);
     if (cpu_s) *cpu_s = c;
@@ -138,8 +142,8 @@ int main(int argc, char **argv)
         argc -= 2;
     }
     if (extended) printf("extended model (MAGDYN_MODEL_CUBOID, model_tol %g)\n", scene_params().model_tol);
-    printf("%-8s %5s %9s %9s %9s %9s %10s %10s %9s %9s %3s\n", "scene", "N", "sim_s", "at_rest", "cpu_s",
-           "cpu/sim", "rk_steps", "ct_steps", "E_unacc", "overlap_m", "off");
+    printf("%-8s %5s %9s %9s %9s %9s %10s %10s %9s %7s %9s %9s %3s\n", "scene", "N", "sim_s", "at_rest",
+           "cpu_s", "cpu/sim", "rk_steps", "ct_steps", "sweeps/ct", "unconv", "E_unacc", "overlap_m", "off");
     if (argc > 1) {
         /* N, or N/SEED for another random drop; column or tower for those */
         for (; i < argc; i++) {

@@ -90,6 +90,12 @@ void magdyn_wi_account(magdyn_world *w, const magdyn_contact *c, int nc, const m
     w->st.energy_friction -= wt;
 }
 
+void magdyn_wi_count_solve(magdyn_world *w, const magdyn_impulse_stats *st)
+{
+    w->st.solver_sweeps += st->iterations;
+    w->st.solver_unconverged += !st->converged;
+}
+
 /*
  * Every pair with a moving magnet that touches now (separating-axis gap at
  * most 2 contact_tol) gets its impulses, all pairs together (impulse.h);
@@ -134,8 +140,11 @@ magdyn_status magdyn_wi_impact(magdyn_world *w, int again)
     /* impacts are rare: solved to the solver's own default tolerance */
     ip.max_iterations = w->p.solver_iterations;
     ip.tolerance = fmin(w->p.solver_tolerance, magdyn_impulse_params_default().tolerance);
-    if (nc > 0 && (s = magdyn_impulse_solve_patch(w->b, w->n, w->con, nc, &ip, NULL)) != MAGDYN_OK)
-        return s;
+    if (nc > 0) {
+        magdyn_impulse_stats ist;
+        if ((s = magdyn_impulse_solve_patch(w->b, w->n, w->con, nc, &ip, &ist)) != MAGDYN_OK) return s;
+        magdyn_wi_count_solve(w, &ist);
+    }
     magdyn_wi_account(w, w->con, nc, w->bt);
     for (i = 0; i < nc; i++) {
         const magdyn_contact *c = &w->con[i];

@@ -183,5 +183,7 @@ void magdyn_wi_report(magdyn_world *w, const magdyn_contact *c, double speed, in
 magdyn_status magdyn_wi_defer(magdyn_world *w, const magdyn_contact *c, double speed);
 void magdyn_wi_flush(magdyn_world *w);
 void magdyn_wi_account(magdyn_world *w, const magdyn_contact *c, int nc, const magdyn_body *before);
+/* The sweeps of a contact solve, and whether it converged, into the stats. */
+void magdyn_wi_count_solve(magdyn_world *w, const magdyn_impulse_stats *st);
 
 #endif

@@ -156,6 +156,7 @@ typedef struct {
 static magdyn_status solve_island(magdyn_world *w, island_scratch *sc, magdyn_contact *c, int m,
                                   const magdyn_impulse_params *ip)
 {
+    magdyn_impulse_stats ist;
     magdyn_status s;
     int q, k, nb = 0;
     for (q = 0; q < m; q++) {
@@ -172,7 +173,8 @@ static magdyn_status solve_island(magdyn_world *w, island_scratch *sc, magdyn_co
             *end[k] = sc->local[g];
         }
     }
-    s = magdyn_impulse_solve_patch(sc->body, nb, c, m, ip, NULL);
+    s = magdyn_impulse_solve_patch(sc->body, nb, c, m, ip, &ist);
+    if (s == MAGDYN_OK) magdyn_wi_count_solve(w, &ist);
     for (k = 0; k < nb; k++) {
         if (s == MAGDYN_OK) {
             w->b[sc->global[k]].velocity = sc->body[k].velocity;
@@ -273,6 +275,7 @@ done:
 static magdyn_status impacts(magdyn_world *w, int *count)
 {
     magdyn_impulse_params ip = magdyn_impulse_params_default();
+    magdyn_impulse_stats ist;
     magdyn_contact *hit;
     double *speed;
     magdyn_status s = MAGDYN_OK;
@@ -306,8 +309,9 @@ static magdyn_status impacts(magdyn_world *w, int *count)
     ip.max_iterations = w->p.solver_iterations;
     ip.tolerance = w->p.solver_tolerance;
     memcpy(w->bt, w->b, (size_t)w->n * sizeof *w->bt);
-    s = magdyn_impulse_solve_patch(w->b, w->n, hit, m, &ip, NULL);
+    s = magdyn_impulse_solve_patch(w->b, w->n, hit, m, &ip, &ist);
     if (s == MAGDYN_OK) {
+        magdyn_wi_count_solve(w, &ist);
         magdyn_wi_account(w, hit, m, w->bt);
         for (i = 0; i < m && s == MAGDYN_OK; i++) s = magdyn_wi_defer(w, &hit[i], speed[i]);
     }

@@ -191,6 +191,9 @@ START_TEST(drop_flat_rests_on_four_points)
     ck_assert_int_eq(l.bad, 0);
     ck_assert_int_eq(l.first.kind, MAGDYN_CONTACT_FACE_FACE);
     ck_assert_int_eq(st.resting_pairs, 1);
+    /* every resting step solves the block's contact, to solver_tolerance */
+    ck_assert_int_ge(st.solver_sweeps, st.contact_steps);
+    ck_assert_int_eq(st.solver_unconverged, 0);
     ck_assert_double_le(speed_of(&o), 1e-9);
     ck_assert_double_eq_tol(o.position.z, 0.010, 1e-6);   /* touching: gap < 1 um, no sinking */
     ck_assert_double_ge(test_magnet_gap(&o, &base), -1e-9);
@@ -204,6 +207,44 @@ START_TEST(drop_flat_rests_on_four_points)
     magdyn_world_get(w, 1, &o2);
     ck_assert_double_le(magdyn_vec3_dist(o.position, o2.position), 1e-12);
     ck_assert_double_le(speed_of(&o2), 1e-9);
+    magdyn_world_free(w);
+}
+END_TEST
+
+/* The solver counters: nothing touches, no solve; with one sweep a solve
+ * (solver_iterations 1), a block resting on a plate under gravity gets a
+ * solve each step, and the kick of gravity is taken back by four points
+ * that one sweep of Gauss-Seidel does not settle. */
+START_TEST(solver_counters_count_the_sweeps)
+{
+    magdyn_world_params p = magdyn_world_params_default();
+    magdyn_magnet base = block(magdyn_v3(0.02, 0.02, 0.005), 0.1, magdyn_v3(0, 0, 0));
+    magdyn_magnet a = block(magdyn_v3(0.01, 0.008, 0.005), 0.02, magdyn_v3(0.002, 0.001, 0.0101));
+    magdyn_world *w = magdyn_world_new(&p);
+    magdyn_world_stats st;
+    ck_assert_ptr_nonnull(w);
+    a.velocity = magdyn_v3(0.5, 0, 0);
+    ck_assert_int_eq(magdyn_world_add(w, &a), 0);
+    ck_assert_int_eq(magdyn_world_advance(w, 0.01), MAGDYN_OK);
+    magdyn_world_get_stats(w, &st);
+    ck_assert_int_eq(st.solver_sweeps, 0);
+    ck_assert_int_eq(st.solver_unconverged, 0);
+    magdyn_world_free(w);
+
+    p.gravity = magdyn_v3(0, 0, -9.81);
+    p.solver_iterations = 1;
+    w = magdyn_world_new(&p);
+    base.fixed = 1;
+    a.position.z = 0.010;   /* resting on the plate */
+    a.velocity = magdyn_v3(0, 0, 0);
+    ck_assert_int_eq(magdyn_world_add(w, &base), 0);
+    ck_assert_int_eq(magdyn_world_add(w, &a), 1);
+    ck_assert_int_eq(magdyn_world_advance(w, 0.005), MAGDYN_OK);
+    magdyn_world_get_stats(w, &st);
+    ck_assert_int_ge(st.contact_steps, 1);
+    ck_assert_int_ge(st.solver_sweeps, st.contact_steps);
+    ck_assert_int_ge(st.solver_unconverged, 1);
+    ck_assert_int_le(st.solver_unconverged, st.solver_sweeps);
     magdyn_world_free(w);
 }
 END_TEST
@@ -524,6 +565,7 @@ int main(void)
     tcase_add_test(tc, elastic_head_on_swaps);
     tcase_add_test(tc, no_tunnelling);
     tcase_add_test(tc, drop_flat_rests_on_four_points);
+    tcase_add_test(tc, solver_counters_count_the_sweeps);
     tcase_add_test(tc, tilted_lands_on_edge_rocks_flat);
     tcase_add_test(tc, snap_ends_flush_touching_at_rest);
     tcase_add_test(tc, cluster_never_overlaps);

@@ -200,7 +200,11 @@ typedef struct {
     int sleeping;               /* magnets now asleep */
     double energy_external;     /* [J] work done on the magnets by changes of gravity and
                                    field (magdyn_world_set_fields) */
-    magdyn_reserved reserved[7];  /* written as zero (magdyn(7), ABI POLICY) */
+    long long solver_sweeps;    /* Gauss-Seidel sweeps of the contact solves (impulse.h) of
+                                   the steps taken */
+    long long solver_unconverged;  /* those solves that ended at solver_iterations sweeps
+                                      short of solver_tolerance */
+    magdyn_reserved reserved[5];  /* written as zero (magdyn(7), ABI POLICY) */
 } magdyn_world_stats;
 
 /* Fill *out.  MAGDYN_EINVAL for NULL. */
