@@ -201,7 +201,8 @@ typedef struct {
     double energy_external;     /* [J] work done on the magnets by changes of gravity and
                                    field (magdyn_world_set_fields) */
     long long solver_sweeps;    /* Gauss-Seidel sweeps of the contact solves (impulse.h) of
-                                   the steps taken */
+                                   the steps done (a failed step's too; a contact step
+                                   taken again shorter counts once) */
     long long solver_unconverged;  /* those solves that ended at solver_iterations sweeps
                                       short of solver_tolerance */
     magdyn_reserved reserved[5];  /* written as zero (magdyn(7), ABI POLICY) */
