@@ -107,8 +107,9 @@ static int pair_order(const tree *T, double rho)
  * far pair carries a small part of S, this opens pairs up to
  * THETA_MAX; round a dense cluster, where S_A (from a sparse leaf)
  * is small, the opening angle of the table decides.  ACC_C and ACC_PAIRS
- * are measured: their product 3.2 keeps the worst dipole of the sets of
- * mdt_params 6 or more times below tol (half of it, 2 to 4 times).
+ * are measured: their product 3.2 keeps the worst force of the sets of
+ * mdt_params 6 or more times below tol (half of it, 2 to 4 times), and
+ * the worst result of the test's sets 2.6 times (lib/dipole_tree.c).
  */
 static int pair_order_adaptive(const tree *T, const cell *a, const cell *b, double rho,
                                double d2)
