@@ -91,16 +91,19 @@ static double median_force(const magdyn_cuboid *a, const magdyn_cuboid *b, doubl
  * turned (0.3 rad about x, 0.7 about z) and offset (2, -1 mm) smaller box
  * with oblique J, touching and 1 mm apart; a cube resting on an edge; a
  * cube turned to J across the stacking axis (T-shape); 10 cm apart (the
- * multipole expansion's range). */
+ * multipole expansion's range); a plate 0.4 mm thick polarised across it
+ * (10 x 8 mm), turned and offset 1 mm above, and turned 0.4 rad 5 mm
+ * beside (its surface currents are integrated). */
 static void tolerance_table(void)
 {
     static const double tol[4] = {1e-3, 1e-4, 1e-5, 1e-6};
     magdyn_cuboid a = {{0.005, 0.005, 0.005}, {0, 0, 1.2}, {0, 0, 0}, {1, 0, 0, 0}};
-    magdyn_cuboid rows[8];
-    static const char *names[8] = {"touching, twisted 0.5", "1 mm gap, twisted 0.5", "4 cm apart, twisted 0.5",
-                                   "turned+offset, touching", "turned+offset, 1 mm gap",
-                                   "on an edge (tilted 0.3)", "T-shape touching (J_d x)",
-                                   "10 cm apart, twisted 0.5"};
+    magdyn_cuboid rows[10];
+    static const char *names[10] = {"touching, twisted 0.5", "1 mm gap, twisted 0.5", "4 cm apart, twisted 0.5",
+                                    "turned+offset, touching", "turned+offset, 1 mm gap",
+                                    "on an edge (tilted 0.3)", "T-shape touching (J_d x)",
+                                    "10 cm apart, twisted 0.5", "plate, turned, 1 mm above",
+                                    "plate, turned, 5 mm beside"};
     int r, k, st, worst = 0;
     for (r = 0; r < 3; r++) {
         static const double z[3] = {0.01, 0.011, 0.05};
@@ -110,6 +113,12 @@ static void tolerance_table(void)
     }
     for (r = 3; r < 5; r++) {
         magdyn_cuboid c = {{0.004, 0.003, 0.002}, {0.2, -0.3, 1.0}, {0.002, -0.001, 0}, {1, 0, 0, 0}};
+        if (r == 4) {
+            /* (the plate of row 8, turned the same way) */
+            rows[8] = c;
+            rows[8].half = magdyn_v3(0.005, 0.004, 0.0002);
+            rows[8].polarization = magdyn_v3(0, 0, 1.2);
+        }
         magdyn_quat q = magdyn_quat_mul(magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 0.7),
                                         magdyn_quat_from_axis_angle(magdyn_v3(1, 0, 0), 0.3));
         magdyn_vec3 up = magdyn_quat_rotate_inv(q, magdyn_v3(0, 0, 1));
@@ -118,6 +127,10 @@ static void tolerance_table(void)
         c.center.z = 0.005 + c.half.x * fabs(up.x) + c.half.y * fabs(up.y) + c.half.z * fabs(up.z)
                      + (r == 4 ? 0.001 : 0.0);
         rows[r] = c;
+        if (r == 4) {
+            rows[8].orientation = q;
+            rows[8].center.z = 0.006 + 0.005 * fabs(up.x) + 0.004 * fabs(up.y) + 0.0002 * fabs(up.z);
+        }
     }
     rows[5] = a;
     rows[5].orientation = magdyn_quat_from_axis_angle(magdyn_v3(1, 0, 0), 0.3);
@@ -127,9 +140,12 @@ static void tolerance_table(void)
     rows[6].polarization = magdyn_v3(1.2, 0, 0);
     rows[7] = rows[2];
     rows[7].center = magdyn_v3(0, 0, 0.1);
+    rows[9] = rows[8];
+    rows[9].orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 1, 0), 0.4);
+    rows[9].center = magdyn_v3(0.010 + 0.005 * cos(0.4) + 0.0002 * sin(0.4), 0.001, 0.002);
     printf("extended pair (magdyn_cuboid_force_torque), median us per call, by rel_tol:\n");
     printf("  %-28s %9s %9s %9s %9s\n", "pose", "1e-3", "1e-4", "1e-5", "1e-6");
-    for (r = 0; r < 8; r++) {
+    for (r = 0; r < 10; r++) {
         printf("  %-28s", names[r]);
         for (k = 0; k < 4; k++) {
             double t = median_force(&a, &rows[r], tol[k], &st);

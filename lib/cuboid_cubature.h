@@ -44,15 +44,22 @@ typedef struct {
     void *check_ctx;
 } mdc_cub_problem;
 
-/* A starting rectangle [s0, s1] x [t0, t1] of face `face`. */
+/* The rule of a region: Genz-Malik over the rectangle, or, for a strip
+ * whose width the integrand does not vary across (a thin plate's rim far
+ * from the other box), 7-point Gauss-Kronrod along it on its centre line. */
+enum { MDC_CUB_AREA = 0, MDC_CUB_LINE_S = 1, MDC_CUB_LINE_T = 2 };
+
+/* A starting rectangle [s0, s1] x [t0, t1] of face `face`, and its rule. */
 typedef struct {
     double s0, s1, t0, t1;
     int face;
+    int rule;     /* MDC_CUB_AREA, or MDC_CUB_LINE_S along s, MDC_CUB_LINE_T along t */
 } mdc_cub_start;
 
 /*
  * Integrates over the n starting rectangles, halving the region of largest
- * weighted error (along the axis of the larger fourth difference) until the
+ * weighted error (along the axis of the larger fourth difference, or along
+ * a strip's length) until the
  * check is satisfied; sum[0 .. nval) receives the totals.  A region whose
  * side has shrunk to 1e-13 of the face is not split further: the
  * integrand is then resolved as far as double precision allows, and the

@@ -139,6 +139,7 @@ static magdyn_status faces_adaptive(const problem *pb, double rel_tol, double sc
         start[n].s0 = start[n].t0 = -1.0;
         start[n].s1 = start[n].t1 = 1.0;
         start[n].face = f;
+        start[n].rule = MDC_CUB_AREA;
         n++;
     }
     cp.f = integrand;

@@ -286,6 +286,89 @@ START_TEST(force_and_torque_from_energy)
 }
 END_TEST
 
+/* -dU/dx along e (turn 0) or -dU/dtheta about e through dst's centre
+ * (turn 1), central difference of step d. */
+static double move_slope(const magdyn_cuboid *src, const magdyn_cuboid *dst, magdyn_vec3 e, double d, int turn)
+{
+    magdyn_cuboid p = *dst, m = *dst;
+    if (turn) {
+        p.orientation = magdyn_quat_mul(magdyn_quat_from_axis_angle(e, d), dst->orientation);
+        m.orientation = magdyn_quat_mul(magdyn_quat_from_axis_angle(e, -d), dst->orientation);
+    } else {
+        p.center = magdyn_vec3_madd(dst->center, d, e);
+        m.center = magdyn_vec3_madd(dst->center, -d, e);
+    }
+    return -(energy(src, &p) - energy(src, &m)) / (2 * d);
+}
+
+/* A plate polarised across its thickness, apart from the other box, is
+ * integrated by its surface currents round its rim (cuboid_force.c): the
+ * Akoun-Yonnet closed form for aligned boxes (a twist of 3e-7 rad keeps
+ * the cubature on), with the plate on either side, and F = -grad U, T =
+ * -dU/dtheta of the volume quadrature of -M.B (Jackson 5.72) for a turned
+ * plate and a polarization along no axis, and for turned foils whose rim
+ * strips take the line rule. */
+START_TEST(plate_currents_against_references)
+{
+    static const double pos[4][3] = {{0.002, 0.001, 0.0035}, {0.006, -0.004, 0.0025},
+                                     {0.0, 0.0, 0.0026}, {0.011, 0.003, -0.0031}};
+    magdyn_cuboid plate = {{0.005, 0.004, 0.0002}, {0, 0, 1.2}, {0, 0, 0}, {1, 0, 0, 0}};
+    magdyn_cuboid box = {{0.003, 0.006, 0.002}, {0, 0, -0.9}, {0, 0, 0}, {1, 0, 0, 0}};
+    magdyn_vec3 f, t, fn, tn;
+    double tol = 1e-5, h = 1e-5, th = 1e-4;
+    int i, k, side;
+    for (side = 0; side < 2; side++)
+        for (i = 0; i < 4; i++) {
+            magdyn_cuboid b = box, *src = side ? &b : &plate, *dst = side ? &plate : &b;
+            b.center = magdyn_v3(pos[i][0], pos[i][1], pos[i][2]);
+            ck_assert_int_eq(magdyn_cuboid_force_parallel(src, dst, &f, &t), MAGDYN_OK);
+            b.orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 3e-7);
+            ck_assert_int_eq(magdyn_cuboid_force_torque(src, dst, tol, &fn, &tn), MAGDYN_OK);
+            ck_assert_msg(vrel(f, fn, magdyn_vec3_norm(fn)) < 2 * tol, "side %d case %d: F %g", side, i,
+                          vrel(f, fn, magdyn_vec3_norm(fn)));
+            ck_assert_msg(vrel(t, tn, fmax(magdyn_vec3_norm(tn), magdyn_vec3_norm(fn) * 0.005)) < 2 * tol,
+                          "side %d case %d: T", side, i);
+        }
+    /* a foil 10 um thick, tilted, 5-11 mm away: its rim's strips take the
+       line rule (cuboid_cubature.c), whose centre line the tolerance covers;
+       against -grad U (the foil's faces are not parallel to the box's, so
+       no exact face pair is taken) */
+    for (i = 0; i < 3; i++) {
+        static const double tols[2] = {1e-3, 1e-4};
+        magdyn_cuboid foil = plate, b = box;
+        magdyn_vec3 e[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, fd;
+        foil.half.z = 5e-6;
+        foil.orientation = magdyn_quat_from_axis_angle(magdyn_v3(1, 0.5 * i, 0), 0.3);
+        b.center = magdyn_v3(0.001 * i, -0.002, 0.009 + 0.003 * i);
+        fd = magdyn_v3((4.0 * move_slope(&b, &foil, e[0], 0.5 * h, 0) - move_slope(&b, &foil, e[0], h, 0)) / 3.0,
+                       (4.0 * move_slope(&b, &foil, e[1], 0.5 * h, 0) - move_slope(&b, &foil, e[1], h, 0)) / 3.0,
+                       (4.0 * move_slope(&b, &foil, e[2], 0.5 * h, 0) - move_slope(&b, &foil, e[2], h, 0)) / 3.0);
+        for (k = 0; k < 2; k++) {
+            ck_assert_int_eq(magdyn_cuboid_force_torque(&b, &foil, tols[k], &fn, &tn), MAGDYN_OK);
+            ck_assert_msg(vrel(fd, fn, magdyn_vec3_norm(fn)) < 2 * tols[k], "foil case %d tol %g: F %g", i,
+                          tols[k], vrel(fd, fn, magdyn_vec3_norm(fn)));
+        }
+    }
+    plate.orientation = magdyn_quat_from_axis_angle(magdyn_v3(1, 2, 0), 0.4);
+    plate.center = magdyn_v3(0.001, -0.002, 0.0105);
+    box.polarization = magdyn_v3(0.5, -0.7, 0.6);
+    box.orientation = magdyn_quat_from_axis_angle(magdyn_v3(0, 1, 1), 0.9);
+    ck_assert_int_eq(magdyn_cuboid_force_torque(&box, &plate, 1e-8, &f, &t), MAGDYN_OK);
+    for (k = 0; k < 3; k++) {
+        magdyn_vec3 e = magdyn_v3(k == 0, k == 1, k == 2);
+        double fd, td;
+        /* central differences at h and h / 2, extrapolated (Richardson):
+           the plate's sides are 0.4 mm, so that the h^2 term matters */
+        fd = (4.0 * move_slope(&box, &plate, e, 0.5 * h, 0) - move_slope(&box, &plate, e, h, 0)) / 3.0;
+        td = (4.0 * move_slope(&box, &plate, e, 0.5 * th, 1) - move_slope(&box, &plate, e, th, 1)) / 3.0;
+        ck_assert_msg(fabs(fd - magdyn_vec3_dot(f, e)) < 1e-6 * magdyn_vec3_norm(f), "F_%d %.9g vs %.9g",
+                      k, fd, magdyn_vec3_dot(f, e));
+        ck_assert_msg(fabs(td - magdyn_vec3_dot(t, e)) < 1e-6 * magdyn_vec3_norm(f) * 0.005,
+                      "T_%d %.9g vs %.9g", k, td, magdyn_vec3_dot(t, e));
+    }
+}
+END_TEST
+
 /* Touching in several ways: the 1e-3 answer agrees with the 1e-6 one. */
 START_TEST(touching_configurations)
 {
@@ -581,6 +664,7 @@ static Suite *suite(void)
     tcase_add_test(tc, twisted_stacks);
     tcase_add_test(tc, parallel_gap_oblique_against_reference);
     tcase_add_test(tc, near_parallel_gap_against_reference);
+    tcase_add_test(tc, plate_currents_against_references);
     tcase_add_test(tc, bad_input);
     suite_add_tcase(s, tc);
     return s;
