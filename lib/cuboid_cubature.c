@@ -19,9 +19,10 @@
  * A strip (MDC_CUB_LINE_S, _T) takes the 7-point Kronrod extension of the
  * 3-point Gauss rule along its length on its centre line (degree 11, the
  * difference from Gauss's degree 5 its error), 7 points where the area
- * rule spends 17 on a width the integrand does not vary across; the caller
- * answers for the centre line's error, about (width / distance)^2 / 24 of
- * the strip's value for a field whose sources are that distance away.
+ * rule spends 17 on a width w the integrand does not vary across; the
+ * caller answers for the centre line's error, w^2 / 24 times the
+ * integrand's second derivative across over its value (about (w / d)^2 / 2
+ * for a field whose sources are d away).
  */
 #include <math.h>
 #include <stdlib.h>
