@@ -25,6 +25,8 @@
  * an OK status, and two crossing sheets 1e-211 m and 1e-70 m thick
  * (fuzz_field) ran for seconds.  Unpolarised, or well apart, they still
  * give an answer.
+ * (5) A plate's switches of method (charges to rim currents, area to
+ * strip rule) are continuous within the tolerance.
  */
 #include <check.h>
 #include <math.h>
@@ -286,6 +288,50 @@ START_TEST(thin_box_near_refused)
 }
 END_TEST
 
+/*
+ * (5) Where a plate's method changes: at a thickness of a tenth of its
+ * width its faces' charges give way to its rim currents, and where its
+ * rim strips are thin enough beside the separation they take the line
+ * rule (lib/cuboid_force.c, plate_axis and face_rule).  On either side of
+ * each switch the force agrees with a reference at 1e-10 to within half
+ * the tolerance, so it jumps by less than the tolerance there.
+ */
+START_TEST(plate_switches_continuous)
+{
+    static const double side[2] = {1.0 - 1e-9, 1.0 + 1e-9};
+    magdyn_cuboid cube = {{H, H, H}, {0.3, -0.4, 1.1}, {0, 0, 0}, {1, 0, 0, 0}};
+    magdyn_cuboid plate = {{0.005, 0.004, 0.0004}, {0, 0, 1.2}, {0, 0, 0}, {1, 0, 0, 0}};
+    magdyn_vec3 u = magdyn_vec3_scale(magdyn_v3(0.3, -0.2, 1.0), 1.0 / sqrt(1.13)), f, t, fr, tr;
+    double tol = 1e-4;
+    int k;
+    plate.orientation = magdyn_quat_from_axis_angle(magdyn_v3(1, 0.4, 0), 0.35);
+    /* thickness at the switch: half extent 0.1 of the smaller half width */
+    for (k = 0; k < 2; k++) {
+        magdyn_cuboid p = plate;
+        p.half.z = 0.1 * 0.004 * side[k];
+        place(&cube, &p, u, 0.001);
+        if (k == 0)
+            ck_assert_int_eq(magdyn_cuboid_force_torque(&cube, &p, 1e-10, &fr, &tr), MAGDYN_OK);
+        ck_assert_int_eq(magdyn_cuboid_force_torque(&cube, &p, tol, &f, &t), MAGDYN_OK);
+        ck_assert_msg(magdyn_vec3_dist(f, fr) <= 0.5 * tol * magdyn_vec3_norm(fr), "plate side %d: %g", k,
+                      magdyn_vec3_dist(f, fr) / magdyn_vec3_norm(fr));
+    }
+    /* a foil 10 um thick at the separation where its strips change rule:
+       (w / d)^2 / 2 = rel_tol / 20 */
+    for (k = 0; k < 2; k++) {
+        magdyn_cuboid p = plate;
+        double d = 1e-5 / sqrt(0.1 * tol);
+        p.half.z = 5e-6;
+        place(&cube, &p, u, d * side[k] * side[k] * (k ? 1.0 + 1e-6 : 1.0 - 1e-6));
+        if (k == 0)
+            ck_assert_int_eq(magdyn_cuboid_force_torque(&cube, &p, 1e-10, &fr, &tr), MAGDYN_OK);
+        ck_assert_int_eq(magdyn_cuboid_force_torque(&cube, &p, tol, &f, &t), MAGDYN_OK);
+        ck_assert_msg(magdyn_vec3_dist(f, fr) <= 0.5 * tol * magdyn_vec3_norm(fr), "foil side %d: %g", k,
+                      magdyn_vec3_dist(f, fr) / magdyn_vec3_norm(fr));
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("cuboid_pose");
@@ -296,6 +342,7 @@ static Suite *suite(void)
     tcase_add_test(tc, multipole_switch_continuous);
     tcase_add_test(tc, multipole_error_bound);
     tcase_add_test(tc, thin_box_near_refused);
+    tcase_add_test(tc, plate_switches_continuous);
     suite_add_tcase(s, tc);
     return s;
 }
