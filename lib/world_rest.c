@@ -239,6 +239,12 @@ magdyn_status magdyn_wi_sleep(magdyn_world *w, double h)
         for (q = 0; q < cnt; q++) {
             i = m[q];
             w->role[i] = ROLE_ASLEEP;
+            /* passive at once: the next step's forces, whose values on these
+               magnets become the references of magdyn_wi_wake_check, must
+               leave out the pairs within the island, as every later
+               evaluation does (with them in, the island's own forces
+               counted as a change and woke it the step after) */
+            w->passive[i] = 1;
             w->group[i] = m[0];
             w->fscale[i] = ld[i].force_scale;
             w->tscale[i] = ld[i].torque_scale;
