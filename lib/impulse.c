@@ -121,11 +121,11 @@ static magdyn_status validate(const magdyn_body *bs, int nb, const magdyn_contac
     int i, k;
     if (!bs || !c || !p || nb < 0 || nc < 0) return MAGDYN_EINVAL;
     if (!isfinite(p->restitution) || !isfinite(p->friction) || !isfinite(p->bounce_speed)
-        || !isfinite(p->tolerance))
+        || !isfinite(p->tolerance) || !isfinite(p->speed_tolerance))
         return MAGDYN_ENONFINITE;
     if (p->restitution < 0.0 || p->restitution > 1.0 || p->friction < 0.0
         || p->max_iterations < 1 || p->tolerance < 0.0 || p->bounce_speed < 0.0
-        || !MAGDYN_RESERVED_OK(p))
+        || p->speed_tolerance < 0.0 || !MAGDYN_RESERVED_OK(p))
         return MAGDYN_EINVAL;
     for (i = 0; i < nc; i++) {
         const magdyn_contact *ci = &c[i];
@@ -293,7 +293,7 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
             if (fabs(r->target) > vscale) vscale = fabs(r->target);
         }
     }
-    thresh = p->tolerance * vscale;
+    thresh = fmax(p->tolerance * vscale, p->speed_tolerance);
     if (thresh < 1e-12) thresh = 1e-12;
     for (q = 0, i = 0; patched && q < nc; i += c[q].manifold.count, q++) {
         patch[q].count = 0;

@@ -30,6 +30,13 @@
 #define IMPACT_ROUNDS 16
 /* Most halvings of a step whose solve leaves a contact sunk too deep. */
 #define MAX_HALVINGS 3
+/* An island's solve also ends when no sweep changes a velocity by more than
+ * this share of the fastest point speed of its magnets at the step's start
+ * (magdyn_impulse_params.speed_tolerance): magnets in motion need their
+ * impulses no finer, and an island coming to rest is solved to
+ * solver_tolerance, as the balance of its sleep test needs (looser there,
+ * piles creep and never sleep). */
+#define SOLVE_SPEED_SHARE 1e-6
 
 /* Longest step [s] over which the spin of b keeps the curvature of its
  * points' paths, which the velocity-level step misses (a point at r from
@@ -151,13 +158,16 @@ typedef struct {
 /*
  * One island's contacts c[0..m-1] solved on a compact copy of the bodies
  * they join, so that the solve costs what the island holds, not what the
- * world holds; the bodies' new velocities are copied back.
+ * world holds, and to a speed tolerance of the island's own motion
+ * (SOLVE_SPEED_SHARE); the bodies' new velocities are copied back.
  */
 static magdyn_status solve_island(magdyn_world *w, island_scratch *sc, magdyn_contact *c, int m,
                                   const magdyn_impulse_params *ip)
 {
+    magdyn_impulse_params ipi = *ip;
     magdyn_impulse_stats ist;
     magdyn_status s;
+    double vstart = 0.0;
     int q, k, nb = 0;
     for (q = 0; q < m; q++) {
         int *end[2];
@@ -173,7 +183,9 @@ static magdyn_status solve_island(magdyn_world *w, island_scratch *sc, magdyn_co
             *end[k] = sc->local[g];
         }
     }
-    s = magdyn_impulse_solve_patch(sc->body, nb, c, m, ip, &ist);
+    for (k = 0; k < nb; k++) vstart = fmax(vstart, magdyn_body_point_speed(&w->bt[sc->global[k]]));
+    ipi.speed_tolerance = SOLVE_SPEED_SHARE * vstart;
+    s = magdyn_impulse_solve_patch(sc->body, nb, c, m, &ipi, &ist);
     if (s == MAGDYN_OK) magdyn_wi_count_solve(w, &ist);
     for (k = 0; k < nb; k++) {
         if (s == MAGDYN_OK) {
@@ -308,6 +320,10 @@ static magdyn_status impacts(magdyn_world *w, int *count)
     ip.bounce_speed = w->p.bounce_speed;
     ip.max_iterations = w->p.solver_iterations;
     ip.tolerance = w->p.solver_tolerance;
+    for (i = 0; i < m; i++)
+        ip.speed_tolerance = fmax(ip.speed_tolerance,
+                                  SOLVE_SPEED_SHARE * fmax(magdyn_body_point_speed(&w->b[hit[i].a]),
+                                                           magdyn_body_point_speed(&w->b[hit[i].b])));
     memcpy(w->bt, w->b, (size_t)w->n * sizeof *w->bt);
     s = magdyn_impulse_solve_patch(w->b, w->n, hit, m, &ip, &ist);
     if (s == MAGDYN_OK) {

@@ -42,11 +42,14 @@ typedef struct {
                              tolerance times the largest approach speed (and 1e-12 m/s) */
     bool warm_start;      /* each contact's impulse[] on entry is the starting guess
                              (the last step's impulses of a persistent contact); else start at zero */
-    magdyn_reserved reserved[8];  /* zero (magdyn(7), ABI POLICY) */
+    double speed_tolerance;  /* [m/s] >= 0: also stop when no sweep changes a point velocity
+                                by more than this (bodies in motion need no finer a solve
+                                than a share of their speed); 0: tolerance alone */
+    magdyn_reserved reserved[7];  /* zero (magdyn(7), ABI POLICY) */
 } magdyn_impulse_params;
 
 /* e = 0.5, mu = 0.3, bounce_speed = 1e-3 m/s, 20000 sweeps (most solves need
- * under 100), tolerance 1e-12, no warm start. */
+ * under 100), tolerance 1e-12, no warm start, speed_tolerance 0. */
 MAGDYN_API magdyn_impulse_params magdyn_impulse_params_default(void);
 
 typedef struct {

@@ -60,7 +60,10 @@ typedef struct {
                                  the forces and torques acting (also the change that wakes) */
     int solver_iterations;    /* most projected Gauss-Seidel sweeps of one impulse solve, >= 1 */
     double solver_tolerance;  /* impulse solver's stopping tolerance (impulse.h), >= 0; an
-                                 impact's solve uses the smaller of it and 1e-12 */
+                                 impact's solve uses the smaller of it and 1e-12; the
+                                 touching magnets' solves also stop at 1e-6 of the fastest
+                                 point speed of their magnets at the step's start
+                                 (speed_tolerance) */
     long long max_steps;      /* most steps one magdyn_world_advance takes, >= 0; 0: no limit.
                                  Beyond it advance stops with MAGDYN_EBUDGET */
     bool (*cancel)(void *user);  /* may be NULL; asked before every step of an advance, with
