@@ -240,10 +240,10 @@ magdyn_status magdyn_wi_sleep(magdyn_world *w, double h)
             i = m[q];
             w->role[i] = ROLE_ASLEEP;
             /* passive at once: the next step's forces, whose values on these
-               magnets become the references of magdyn_wi_wake_check, must
-               leave out the pairs within the island, as every later
-               evaluation does (with them in, the island's own forces
-               counted as a change and woke it the step after) */
+               magnets become the references of magdyn_wi_wake_check, leave
+               out the pairs within the island, as every later evaluation
+               does (with them in, the island's own forces would count as a
+               change and wake it the step after) */
             w->passive[i] = 1;
             w->group[i] = m[0];
             w->fscale[i] = ld[i].force_scale;
