@@ -279,21 +279,17 @@ END_TEST
  * solve's impulses.  The warm start ends at the same velocities (rest, to
  * the tolerance) in far fewer sweeps, and from a NaN guess it is refused.
  */
-START_TEST(warm_start_converges_at_once)
+/* Three 10 mm boxes stacked on a fixed plate b[0], each with the kick of
+ * gravity down over 1 ms, box i sliding at v i / 3 along x; c[i] joins
+ * box i + 1 to the one below, four points each. */
+static void stack_on_plate(magdyn_body b[4], magdyn_contact c[3], double v)
 {
-    magdyn_body b[4], k[4];
-    magdyn_contact c[3], w[3];
-    magdyn_impulse_params p = magdyn_impulse_params_default();
-    magdyn_impulse_stats s0, s1;
     magdyn_vec3 h = {0.005, 0.005, 0.005};
-    int i, q;
-    p.restitution = 0.0;
-    p.friction = 0.5;
-    p.tolerance = 1e-12;
+    int i;
     b[0] = box(magdyn_v3(0.1, 0.1, 0.005), 1.0, magdyn_v3(0, 0, -0.005), magdyn_quat_identity(), 1);
     for (i = 1; i < 4; i++) {
         b[i] = box(h, 7.5e-3, magdyn_v3(0.001 * i, 0, 0.005 + 0.01 * (i - 1)), magdyn_quat_identity(), 0);
-        b[i].velocity = magdyn_v3(0, 0, -9.81e-3);
+        b[i].velocity = magdyn_v3(v * i / 3.0, 0, -9.81e-3);
     }
     for (i = 0; i < 3; i++) {
         magdyn_obb oa = magdyn_body_obb(&b[i + 1]), ob = magdyn_body_obb(&b[i]);
@@ -302,6 +298,19 @@ START_TEST(warm_start_converges_at_once)
         c[i].b = i;
         ck_assert_int_eq(magdyn_obb_manifold(&oa, &ob, 1e-6, &c[i].manifold), 4);
     }
+}
+
+START_TEST(warm_start_converges_at_once)
+{
+    magdyn_body b[4], k[4];
+    magdyn_contact c[3], w[3];
+    magdyn_impulse_params p = magdyn_impulse_params_default();
+    magdyn_impulse_stats s0, s1;
+    int i, q;
+    p.restitution = 0.0;
+    p.friction = 0.5;
+    p.tolerance = 1e-12;
+    stack_on_plate(b, c, 0.0);
     memcpy(k, b, sizeof k);
     memcpy(w, c, sizeof w);
     ck_assert_int_eq(magdyn_impulse_solve(b, 4, c, 3, &p, &s0), MAGDYN_OK);
@@ -333,24 +342,12 @@ START_TEST(speed_tolerance_stops_sooner)
     magdyn_contact c[3], w[3];
     magdyn_impulse_params p = magdyn_impulse_params_default();
     magdyn_impulse_stats s0, s1;
-    magdyn_vec3 h = {0.005, 0.005, 0.005};
     double v = 0.1;
     int i;
     p.restitution = 0.0;
     p.friction = 0.5;
     p.tolerance = 1e-12;
-    b[0] = box(magdyn_v3(0.1, 0.1, 0.005), 1.0, magdyn_v3(0, 0, -0.005), magdyn_quat_identity(), 1);
-    for (i = 1; i < 4; i++) {
-        b[i] = box(h, 7.5e-3, magdyn_v3(0.001 * i, 0, 0.005 + 0.01 * (i - 1)), magdyn_quat_identity(), 0);
-        b[i].velocity = magdyn_v3(v * i / 3.0, 0, -9.81e-3);
-    }
-    for (i = 0; i < 3; i++) {
-        magdyn_obb oa = magdyn_body_obb(&b[i + 1]), ob = magdyn_body_obb(&b[i]);
-        memset(&c[i], 0, sizeof c[i]);
-        c[i].a = i + 1;
-        c[i].b = i;
-        ck_assert_int_eq(magdyn_obb_manifold(&oa, &ob, 1e-6, &c[i].manifold), 4);
-    }
+    stack_on_plate(b, c, v);
     memcpy(k, b, sizeof k);
     memcpy(w, c, sizeof w);
     ck_assert_int_eq(magdyn_impulse_solve(b, 4, c, 3, &p, &s0), MAGDYN_OK);
