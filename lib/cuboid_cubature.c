@@ -85,6 +85,16 @@ static double group_norm(const double *v, int lo, int hi)
     return sqrt(s);
 }
 
+/* g's error estimates from the differences d[0 .. nval) of its two
+ * embedded rules, and its key in the heap (w weighs the groups). */
+static void set_errors(const mdc_cub_problem *p, region *g, const double *d, const double w[2])
+{
+    g->err[0] = (float)(p->safety * group_norm(d, 0, p->split));
+    g->err[1] = (float)(p->safety * group_norm(d, p->split, p->nval));
+    g->key = g->err[0] * w[0] + g->err[1] * w[1];
+    if (isnan(g->key)) g->key = INFINITY;    /* picked first, fails the check */
+}
+
 /* Value and errors of strip g (Gauss-Kronrod along it, at its centre
  * line); it is split along its length. */
 static void eval_strip(const mdc_cub_problem *p, region *g, const double w[2])
@@ -106,10 +116,7 @@ static void eval_strip(const mdc_cub_problem *p, region *g, const double w[2])
         d[k] = 0.5 * area * (v7[k] - v3[k]);
     }
     g->axis = (signed char)(along_s ? 0 : 1);
-    g->err[0] = (float)(p->safety * group_norm(d, 0, p->split));
-    g->err[1] = (float)(p->safety * group_norm(d, p->split, nv));
-    g->key = g->err[0] * w[0] + g->err[1] * w[1];
-    if (isnan(g->key)) g->key = INFINITY;
+    set_errors(p, g, d, w);
 }
 
 /* Value, errors and split axis of region g; w[] weights the groups'
@@ -140,10 +147,7 @@ static void eval_region(const mdc_cub_problem *p, region *g, const double w[2])
             d4[ax] += d * w[k < p->split ? 0 : 1];
         }
     g->axis = (signed char)(d4[1] > d4[0] ? 1 : 0);
-    g->err[0] = (float)(p->safety * group_norm(d5, 0, p->split));
-    g->err[1] = (float)(p->safety * group_norm(d5, p->split, nv));
-    g->key = g->err[0] * w[0] + g->err[1] * w[1];
-    if (isnan(g->key)) g->key = INFINITY;    /* picked first, fails the check */
+    set_errors(p, g, d5, w);
 }
 
 static void sift_down(region *h, size_t n, size_t i)
