@@ -86,11 +86,21 @@ static double group_norm(const double *v, int lo, int hi)
 }
 
 /* g's error estimates from the differences d[0 .. nval) of its two
- * embedded rules, and its key in the heap (w weighs the groups). */
+ * embedded rules (at least its value's size, and the side the caller
+ * names to halve, where it calls an area region coarse), and its key in
+ * the heap (w weighs the groups). */
 static void set_errors(const mdc_cub_problem *p, region *g, const double *d, const double w[2])
 {
     g->err[0] = (float)(p->safety * group_norm(d, 0, p->split));
     g->err[1] = (float)(p->safety * group_norm(d, p->split, p->nval));
+    if (g->rule == MDC_CUB_AREA && p->coarse) {
+        int c = p->coarse(p->ctx, g->face, g->s0, g->s1, g->t0, g->t1);
+        if (c) {
+            g->err[0] = fmaxf(g->err[0], (float)group_norm(g->val, 0, p->split));
+            g->err[1] = fmaxf(g->err[1], (float)group_norm(g->val, p->split, p->nval));
+            g->axis = (signed char)(c == MDC_CUB_COARSE_T);
+        }
+    }
     g->key = g->err[0] * w[0] + g->err[1] * w[1];
     if (isnan(g->key)) g->key = INFINITY;    /* picked first, fails the check */
 }

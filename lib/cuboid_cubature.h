@@ -42,7 +42,15 @@ typedef struct {
     size_t max_regions;      /* budget */
     mdc_cub_check check;
     void *check_ctx;
+    /* Optional (NULL: none): MDC_CUB_COARSE_S or _T when the rules cannot
+     * be trusted on the rectangle [s0, s1] x [t0, t1] of face `face` (a
+     * singularity of the integrand too near for its size), naming the side
+     * to halve (the longer); such a rectangle's error is taken as at least
+     * its whole value, so it is split.  0 when the rules can be trusted. */
+    int (*coarse)(const void *ctx, int face, double s0, double s1, double t0, double t1);
 } mdc_cub_problem;
+
+enum { MDC_CUB_COARSE_S = 1, MDC_CUB_COARSE_T = 2 };
 
 /* The rule of a region: Genz-Malik over the rectangle, or, for a strip
  * whose width the integrand does not vary across (a thin plate's rim far

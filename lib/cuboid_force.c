@@ -464,6 +464,7 @@ static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid 
     cp.max_regions = budget;
     cp.check = check_totals;
     cp.check_ctx = &ck;
+    cp.coarse = NULL;
     if ((s = mdc_cubature(&cp, start, nstart, tot)) != MAGDYN_OK) return s;
     for (k = 0; k < 6; k++) tot[k] += ck.cval[k];
     if (force) *force = magdyn_mat3_mulv(rd, magdyn_v3(tot[0], tot[1], tot[2]));

@@ -273,15 +273,18 @@ MAGDYN_API magdyn_status magdyn_magnets_interact(int n, const magdyn_cuboid *c,
  * MAGDYN_MODEL_CUBOID: -integral over the higher-indexed box j of
  * M_j . B_i dV (M = J/mu0) with the exact field B_i of box i
  * (magdyn_cuboid_field), to relative accuracy rel_tol in [1e-12, 0.1] by
- * the error estimate of globally adaptive Genz-Malik cubature over box j
- * (degree 7 with an embedded degree 5 rule; bisection grades the mesh
- * towards the logarithmic edge singularities of B_i near contact), with a
- * rounding floor of 1e-10 times the integral of |J_j . B_i|.  Pairs more
- * than 4 half diagonals of j from every edge of i use the 6^3-point
- * Gauss-Legendre product rule alone (error ~1e-11 relative there), for
- * rel_tol >= 1e-10.  The estimate is pessimistic near contact: measured
- * errors at touching are ~1e-6 relative for rel_tol 1e-4 .. 1e-5 (a fixed
- * 6^3-point rule errs by up to 5e-3 there), at 0.1-30 ms per pair;
+ * the error estimate of globally adaptive Genz-Malik cubature of the
+ * equal integral over j's charged faces of (M_j . n) times mu0 times the
+ * potential of i (degree 7 with an embedded degree 5 rule; bisection
+ * grades the mesh towards the kinks along i's edges; a region wider than
+ * its distance from i is split whatever its estimate), with a rounding
+ * floor of 1e-12 of the regions' summed magnitudes (magdyn_magnets_energy(3)
+ * gives the details).  Pairs more than 4 half diagonals of j from every
+ * edge of i use the 6^3-point Gauss-Legendre product rule over j's volume
+ * alone (error ~1e-11 relative there), for rel_tol >= 1e-10.  Measured
+ * errors are at most ~rel_tol for random turned pairs touching or apart,
+ * and ~1e-6 relative for parallel boxes touching at rel_tol 1e-4 .. 1e-5,
+ * at 0.06-30 ms per pair;
  * rel_tol below ~1e-6 near contact (or below ~1e-9 at a few sizes) can
  * exhaust the cubature's budget of 4000 regions: MAGDYN_ENOCONV.
  * Overlap is treated as by magdyn_magnets_interact (within half the
