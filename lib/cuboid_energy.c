@@ -148,19 +148,8 @@ static int check_totals(void *ctx, const double *sum, const double err[2], const
 static int coarse(const void *ctx, int f, double s0, double s1, double t0, double t1)
 {
     const problem *pb = ctx;
-    int ax = f / 2, a1 = (ax + 1) % 3, a2 = (ax + 2) % 3;
-    double h1 = comp(pb->half_d, a1) * (s1 - s0), h2 = comp(pb->half_d, a2) * (t1 - t0), c[3];
-    magdyn_vec3 r, out;
-    c[ax] = ((f & 1) ? -1.0 : 1.0) * comp(pb->half_d, ax);
-    c[a1] = comp(pb->half_d, a1) * 0.5 * (s0 + s1);
-    c[a2] = comp(pb->half_d, a2) * 0.5 * (t0 + t1);
-    r = magdyn_vec3_add(magdyn_mat3_mulv(pb->rel, magdyn_v3(c[0], c[1], c[2])), pb->t);
-    out = magdyn_v3(fmax(fabs(r.x) - pb->half_s.x, 0.0), fmax(fabs(r.y) - pb->half_s.y, 0.0),
-                    fmax(fabs(r.z) - pb->half_s.z, 0.0));
-    if (0.5 * md_hypot(h1, h2)
-        <= ADMIT_RATIO * fmax(magdyn_vec3_norm(out), ADMIT_FLOOR * magdyn_vec3_norm(pb->half_d)))
-        return 0;
-    return h1 >= h2 ? MDC_CUB_COARSE_S : MDC_CUB_COARSE_T;
+    return mdc_pose_region_coarse(pb->rel, pb->t, pb->half_s, pb->half_d, f, s0, s1, t0, t1, ADMIT_RATIO,
+                                  ADMIT_FLOOR);
 }
 
 /* Globally adaptive cubature over dst's charged faces: sum_f int_f

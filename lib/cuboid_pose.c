@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include "detmath.h"
+#include "cuboid_cubature.h"
 #include "cuboid_pose.h"
 
 static double comp(magdyn_vec3 v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
@@ -110,4 +111,21 @@ double mdc_pair_scale(const magdyn_cuboid *src, const magdyn_cuboid *dst, double
     for (k = 0; k < size_power; k++) e *= ld;
     if (dist > ls + ld) e *= md_pow((ls + ld) / dist, fall_power);
     return e;
+}
+
+int mdc_pose_region_coarse(magdyn_mat3 rel, magdyn_vec3 t, magdyn_vec3 half_s, magdyn_vec3 half_d, int f,
+                           double s0, double s1, double t0, double t1, double ratio, double floor)
+{
+    int ax = f / 2, a1 = (ax + 1) % 3, a2 = (ax + 2) % 3;
+    double w1 = comp(half_d, a1) * (s1 - s0), w2 = comp(half_d, a2) * (t1 - t0), c[3];
+    magdyn_vec3 r, out;
+    c[ax] = ((f & 1) ? -1.0 : 1.0) * comp(half_d, ax);
+    c[a1] = comp(half_d, a1) * 0.5 * (s0 + s1);
+    c[a2] = comp(half_d, a2) * 0.5 * (t0 + t1);
+    r = magdyn_vec3_add(magdyn_mat3_mulv(rel, magdyn_v3(c[0], c[1], c[2])), t);
+    out = magdyn_v3(fmax(fabs(r.x) - half_s.x, 0.0), fmax(fabs(r.y) - half_s.y, 0.0),
+                    fmax(fabs(r.z) - half_s.z, 0.0));
+    if (0.5 * md_hypot(w1, w2) <= ratio * fmax(magdyn_vec3_norm(out), floor * magdyn_vec3_norm(half_d)))
+        return 0;
+    return w1 >= w2 ? MDC_CUB_COARSE_S : MDC_CUB_COARSE_T;
 }
