@@ -82,32 +82,47 @@ static double coupling(const impulse_body *sc, const unknown *p, const unknown *
     return s;
 }
 
+/* sum over q < m of a[q] b[q], in four running sums (so that the additions
+ * overlap), added in a fixed order: the same bits on every machine */
+static inline double dot(const double *a, const double *b, int m)
+{
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    int q;
+    for (q = 0; q + 4 <= m; q += 4) {
+        s0 += a[q] * b[q];
+        s1 += a[q + 1] * b[q + 1];
+        s2 += a[q + 2] * b[q + 2];
+        s3 += a[q + 3] * b[q + 3];
+    }
+    for (; q < m; q++) s0 += a[q] * b[q];
+    return (s0 + s1) + (s2 + s3);
+}
+
 /*
- * Solve k x = r (symmetric, positive semidefinite, n x n, overwritten by
- * its LDL^T factors).  A pivot below 1e-9 of its diagonal marks an unknown
+ * Solve k x = r (symmetric, positive semidefinite, n x n; only its lower
+ * triangle is read, and it is overwritten by the LDL^T factors; w is
+ * scratch of n).  A pivot below 1e-9 of its diagonal marks an unknown
  * that the others determine (the fourth point of a flat contact): it keeps
- * x = 0, which leaves the system consistent.
+ * x = 0, which leaves the system consistent.  Column j takes w = L_j D
+ * once, so that each of its entries is one dot product.
  */
-static void solve_semidefinite(double *k, double *r, int n)
+static void solve_semidefinite(double *k, double *r, double *w, int n)
 {
     int i, j, q;
     for (j = 0; j < n; j++) {
-        double d = k[j * n + j], diag = d;
-        for (q = 0; q < j; q++) d -= k[j * n + q] * k[j * n + q] * k[q * n + q];
+        double *lj = &k[j * n], diag = lj[j], d;
+        for (q = 0; q < j; q++) w[q] = lj[q] * k[q * n + q];
+        d = diag - dot(lj, w, j);
         if (!(d > 1e-9 * diag)) {
-            k[j * n + j] = 0.0;
+            lj[j] = 0.0;
             for (i = j + 1; i < n; i++) k[i * n + j] = 0.0;
             continue;
         }
-        k[j * n + j] = d;
-        for (i = j + 1; i < n; i++) {
-            double s = k[i * n + j];
-            for (q = 0; q < j; q++) s -= k[i * n + q] * k[j * n + q] * k[q * n + q];
-            k[i * n + j] = s / d;
-        }
+        lj[j] = d;
+        d = 1.0 / d;   /* one division a column */
+        for (i = j + 1; i < n; i++) k[i * n + j] = (k[i * n + j] - dot(&k[i * n], w, j)) * d;
     }
-    for (i = 0; i < n; i++)
-        for (q = 0; q < i; q++) r[i] -= k[i * n + q] * r[q];
+    for (i = 0; i < n; i++) r[i] -= dot(&k[i * n], r, i);
     for (i = 0; i < n; i++) r[i] = k[i * n + i] > 0.0 ? r[i] / k[i * n + i] : 0.0;
     for (i = n - 1; i >= 0; i--) {
         if (k[i * n + i] == 0.0) {
@@ -167,7 +182,7 @@ static void row_unknown(const impulse_body *sc, impulse_row *r, unknown *u)
 /* Everything a subspace step may change, to go back to. */
 typedef struct {
     unknown *u;
-    double *k, *x, *ln, (*l)[3];
+    double *k, *x, *w, *ln, (*l)[3];
     magdyn_vec3 *v;
     unsigned char *active, *pivot;
 } workspace;
@@ -223,9 +238,9 @@ static void solve_active(workspace *ws, magdyn_body *bs, const impulse_body *sc,
     n = gather(sc, rows, nr, patch, np, ws->active, ws->u);
     for (i = 0; i < n; i++) {
         ws->x[i] = ws->u[i].goal - speed(bs, &ws->u[i]);
-        for (j = 0; j <= i; j++) ws->k[i * n + j] = ws->k[j * n + i] = coupling(sc, &ws->u[i], &ws->u[j]);
+        for (j = 0; j <= i; j++) ws->k[i * n + j] = coupling(sc, &ws->u[i], &ws->u[j]);
     }
-    solve_semidefinite(ws->k, ws->x, n);
+    solve_semidefinite(ws->k, ws->x, ws->w, n);
     for (i = 0, q = 0; i < nr; i++)
         if (ws->active[i]) ws->pivot[i] = ws->k[q * n + q] > 0.0, q++;
     for (i = 0; i < n; i++)
@@ -285,12 +300,13 @@ magdyn_status impulse_subspace_step(magdyn_body *bs, int nb, const impulse_body 
     ws.u = malloc(most * sizeof *ws.u);
     ws.k = malloc(most * most * sizeof *ws.k);
     ws.x = malloc(most * sizeof *ws.x);
+    ws.w = malloc(most * sizeof *ws.w);
     ws.ln = malloc(((size_t)nr + 1) * sizeof *ws.ln);
     ws.l = malloc(((size_t)np + 1) * sizeof *ws.l);
     ws.v = malloc(2 * ((size_t)nb + 1) * sizeof *ws.v);
     ws.active = malloc((size_t)nr + 1);
     ws.pivot = malloc((size_t)nr + 1);
-    ok = ws.u && ws.k && ws.x && ws.ln && ws.l && ws.v && ws.active && ws.pivot;
+    ok = ws.u && ws.k && ws.x && ws.w && ws.ln && ws.l && ws.v && ws.active && ws.pivot;
     for (i = 0; i < np; i++) {
         double ratio = patch[i].count > 0 ? limit_ratio(&patch[i], rows, mu) : INFINITY;
         patch[i].held = ratio < 1.0 - 1e-9;
@@ -309,6 +325,6 @@ magdyn_status impulse_subspace_step(magdyn_body *bs, int nb, const impulse_body 
         /* no consistent active set found: back to where the sweeps were */
         if (changes != 0) restore(&ws, bs, nb, rows, nr, patch, np);
     }
-    free(ws.u); free(ws.k); free(ws.x); free(ws.ln); free(ws.l); free(ws.v); free(ws.active); free(ws.pivot);
+    free(ws.u); free(ws.k); free(ws.x); free(ws.w); free(ws.ln); free(ws.l); free(ws.v); free(ws.active); free(ws.pivot);
     return ok ? MAGDYN_OK : MAGDYN_ENOMEM;
 }
