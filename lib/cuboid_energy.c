@@ -34,8 +34,8 @@
  * times over (E_SAFE), which met the tolerance in all of 300 random pairs
  * at 1e-4, 1e-5 and 1e-6 (worst true error 0.8 of the tolerance).
  *
- * A region wider than its distance from src is not trusted at all, what
- * ever its estimate: src's charged faces, whose potential varies on the
+ * A region wider than its distance from src is not trusted at all,
+ * whatever its estimate: src's charged faces, whose potential varies on the
  * scale of that distance, can then lie between the rule's points, and
  * both rules miss them alike (a 10 mm cube's face 4 mm from a tilted 5 mm
  * cube, one region: 1.8e-3 off, estimated 1e-4; found by fuzz_pile).  So

@@ -1,7 +1,9 @@
 /*
- * cuboid_pose.c - the relative pose of two boxes, for cuboid_force.c: how
- * far apart they are along the separating axes, and whether it is aligned
- * closely enough for the closed form of cuboid_parallel.c.
+ * cuboid_pose.c - the relative pose of two boxes, for cuboid_force.c and
+ * cuboid_energy.c: how far apart they are along the separating axes,
+ * whether it is aligned closely enough for the closed form of
+ * cuboid_parallel.c, and which face regions lie too near the other box
+ * for a cubature rule.
  */
 #include <math.h>
 #include "detmath.h"

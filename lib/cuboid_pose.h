@@ -1,8 +1,9 @@
 /*
  * cuboid_pose.h - private to libmagdyn (used by cuboid_force.c and
  * cuboid_energy.c): the relative pose of two boxes, the pair's scales, and
- * the admissibility of a face region for the cubature (cuboid_pose.c).  rel turns dst's body frame
- * into src's, t is dst's centre in src's body frame.
+ * the admissibility of a face region for the cubature (cuboid_pose.c).
+ * rel turns dst's body frame into src's, t is dst's centre in src's body
+ * frame.
  */
 #ifndef MAGDYN_CUBOID_POSE_H
 #define MAGDYN_CUBOID_POSE_H
@@ -35,9 +36,9 @@ double mdc_pair_scale(const magdyn_cuboid *src, const magdyn_cuboid *dst, double
  * Whether a rectangle [s0, s1] x [t0, t1] of dst's face f (f on axis f/2,
  * + side for even f; s, t in [-1, 1] along the next two axes in cyclic
  * order) is too wide for a cubature rule to be trusted on it: its half
- * diagonal exceeds `ratio` times the distance of its centre from src (or
- * than `ratio` times `floor` times dst's half diagonal, where src is
- * nearer).  Returns 0, or MDC_CUB_COARSE_S / _T: the longer side, to halve.
+ * diagonal exceeds `ratio` times the larger of its centre's distance from
+ * src and `floor` times dst's half diagonal.  Returns 0, or
+ * MDC_CUB_COARSE_S / _T: the longer side, to halve.
  */
 int mdc_pose_region_coarse(magdyn_mat3 rel, magdyn_vec3 t, magdyn_vec3 half_s, magdyn_vec3 half_d, int f,
                            double s0, double s1, double t0, double t1, double ratio, double floor);
