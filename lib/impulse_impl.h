@@ -60,6 +60,7 @@ typedef struct {
     magdyn_vec3 ra, rb;    /* centroid's lever arms */
     magdyn_vec3 n, t1, t2;
     double reach;          /* r_e [m] */
+    double inv_reach2;     /* 1 / r_e^2 [1/m^2] when it twists, else 0 */
     int twist;             /* 1 when the patch resists twisting (r_e > 0) */
     double ik[3][3];       /* inverse of the 3x3 (or 2x2) effective-mass matrix */
     double l[3];           /* accumulated impulses along t1, t2 [N s], twist [N m s] */

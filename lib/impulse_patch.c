@@ -145,6 +145,7 @@ void impulse_patch_init(impulse_patch *pt, const magdyn_body *bs, const impulse_
     for (i = 0; i < count; i++) planar(ci->manifold.point[i], centre, pt->t1, pt->t2, &x[i], &y[i]);
     pt->reach = twist_reach(x, y, count);
     pt->twist = pt->reach > 0.0;
+    pt->inv_reach2 = pt->twist ? 1.0 / (pt->reach * pt->reach) : 0.0;
     pt->l[0] = pt->l[1] = pt->l[2] = 0.0;
     pt->ima = sc[pt->a].im;
     pt->imb = sc[pt->b].im;
@@ -158,6 +159,7 @@ void impulse_patch_init(impulse_patch *pt, const magdyn_body *bs, const impulse_
     effective_mass(pt, sc, pt->twist ? 3 : 2, k);
     if (!invert(k, pt->twist ? 3 : 2, pt->ik) && pt->twist) {
         pt->twist = 0;
+        pt->inv_reach2 = 0.0;
         invert(k, 2, pt->ik);
     }
 }
@@ -178,10 +180,12 @@ static void apply_wrench(const impulse_patch *pt, magdyn_body *bs, const double 
     }
 }
 
-/* Scale l into the limit surface of the normal load N. */
+/* Scale l into the limit surface of the normal load N: the ellipsoid
+ * l0^2 + l1^2 + (l2 / r_e)^2 <= (mu N)^2, compared squared, so that only
+ * a wrench beyond it costs a division. */
 static void project(const impulse_patch *pt, const impulse_row *rows, double mu, double l[3])
 {
-    double load = 0.0, lim, s2;
+    double load = 0.0, lim, q;
     int i;
     for (i = 0; i < pt->count; i++) load += rows[pt->first + i].ln;
     lim = mu * load;
@@ -189,11 +193,11 @@ static void project(const impulse_patch *pt, const impulse_row *rows, double mu,
         l[0] = l[1] = l[2] = 0.0;
         return;
     }
-    s2 = (l[0] * l[0] + l[1] * l[1]) / (lim * lim);
-    if (pt->twist) s2 += l[2] * l[2] / (lim * lim * pt->reach * pt->reach);
-    else l[2] = 0.0;
-    if (s2 > 1.0) {
-        double f = 1.0 / sqrt(s2);
+    if (!pt->twist) l[2] = 0.0;
+    q = l[0] * l[0] + l[1] * l[1];
+    if (l[2] != 0.0) q += l[2] * l[2] * pt->inv_reach2;   /* (0 * inf is no twist) */
+    if (q > lim * lim) {
+        double f = lim / sqrt(q);
         l[0] *= f;
         l[1] *= f;
         l[2] *= f;
