@@ -96,6 +96,9 @@ void impulse_patch_warm(impulse_patch *pt, magdyn_body *bs, const magdyn_contact
 
 /* One Gauss-Seidel update of the patch's wrench. */
 void impulse_patch_relax(impulse_patch *pt, magdyn_body *bs, const impulse_row *rows, double mu);
+/* The patch's friction limit mu N [N s], N the sum of its rows' normal
+ * impulses: the size of its limit surface. */
+double impulse_patch_limit(const impulse_patch *pt, const impulse_row *rows, double mu);
 
 /* Add the patch's wrench to the point impulses out[] of its manifold. */
 void impulse_patch_write(const impulse_patch *pt, const magdyn_contact *ci, magdyn_vec3 *out);

@@ -183,12 +183,17 @@ static void apply_wrench(const impulse_patch *pt, magdyn_body *bs, const double 
 /* Scale l into the limit surface of the normal load N: the ellipsoid
  * l0^2 + l1^2 + (l2 / r_e)^2 <= (mu N)^2, compared squared, so that only
  * a wrench beyond it costs a division. */
-static void project(const impulse_patch *pt, const impulse_row *rows, double mu, double l[3])
+double impulse_patch_limit(const impulse_patch *pt, const impulse_row *rows, double mu)
 {
-    double load = 0.0, lim, q;
+    double load = 0.0;
     int i;
     for (i = 0; i < pt->count; i++) load += rows[pt->first + i].ln;
-    lim = mu * load;
+    return mu * load;
+}
+
+static void project(const impulse_patch *pt, const impulse_row *rows, double mu, double l[3])
+{
+    double lim = impulse_patch_limit(pt, rows, mu), q;
     if (!(lim > 0.0)) {
         l[0] = l[1] = l[2] = 0.0;
         return;

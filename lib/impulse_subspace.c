@@ -137,10 +137,7 @@ static void solve_semidefinite(double *k, double *r, double *w, int n)
  * load). */
 static double limit_ratio(const impulse_patch *pt, const impulse_row *rows, double mu)
 {
-    double load = 0.0, lim, s2;
-    int i;
-    for (i = 0; i < pt->count; i++) load += rows[pt->first + i].ln;
-    lim = mu * load;
+    double lim = impulse_patch_limit(pt, rows, mu), s2;
     if (!(lim > 0.0)) return INFINITY;
     s2 = (pt->l[0] * pt->l[0] + pt->l[1] * pt->l[1]) / (lim * lim);
     if (pt->twist) s2 += pt->l[2] * pt->l[2] / (lim * lim * pt->reach * pt->reach);
