@@ -377,8 +377,10 @@ static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid 
         return MAGDYN_OK;
     }
     /* aligned (or within 0.01 rel_tol rad of it), parallel polarizations,
-     * not too far apart for the closed form's cancellation: exact */
-    if (sep >= -1e-12 * fmin(ls, ld) && mdc_pose_closed_form(src, dst, pb.rel, pb.t, rel_tol, ls, ld, force, torque))
+     * not too far apart for the closed form's cancellation: exact, at the
+     * touching pose a rounding-sized overlap is moved out to (magnets at
+     * rest on each other sit there, a solver's tolerance deep) */
+    if (mdc_pose_closed_form(src, dst, pb.rel, pb.t, rel_tol, ls, ld, force, torque))
         return MAGDYN_OK;
 
     /* force scale for the absolute floor of the tolerance: the contact force

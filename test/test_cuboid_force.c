@@ -117,6 +117,28 @@ START_TEST(snapping_near_alignment)
 }
 END_TEST
 
+/* Magnets at rest on each other sit a solver's tolerance deep (the world's
+ * contact_tol); an aligned pair overlapping by a rounding-sized 3e-12 m
+ * (below 1e-9 of the size) takes the closed form at the touching pose, not
+ * a cubature: it agrees with the closed form of the touching pair to 1e-10,
+ * where a cubature at rel_tol 1e-2 meets only its tolerance. */
+START_TEST(rounding_overlap_takes_the_closed_form)
+{
+    magdyn_cuboid a = cube10(1.2, magdyn_v3(0, 0, 0)), b = cube10(1.2, magdyn_v3(0.003, 0.001, 0.01));
+    magdyn_vec3 f, t, fc, tc;
+    double s;
+    ck_assert_int_eq(magdyn_cuboid_force_parallel(&a, &b, &fc, &tc), MAGDYN_OK);
+    b.center.z -= 3e-12;
+    ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &b, 1e-2, &f, &t), MAGDYN_OK);
+    s = magdyn_vec3_norm(fc);
+    ck_assert_msg(vrel(f, fc, s) < 1e-10, "F off by %g", vrel(f, fc, s));
+    ck_assert_msg(vrel(t, tc, s * 0.01) < 1e-10, "T off by %g", vrel(t, tc, s * 0.01));
+    /* deeper than the rounding allowance stays refused */
+    b.center.z -= 1e-6;
+    ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &b, 1e-2, &f, &t), MAGDYN_EOVERLAP);
+}
+END_TEST
+
 /* Akoun & Yonnet's 1984 example geometry: 20 x 12 x 6 mm over 12 x 20 x 6 mm,
  * both magnetised along the 6 mm edge at J = 0.38 T, 2 mm apart, moved
  * sideways.  (The paper's curves are not reproduced digit by digit here; the
@@ -654,6 +676,7 @@ static Suite *suite(void)
     tcase_add_test(tc, akoun_yonnet_coaxial_cubes);
     tcase_add_test(tc, closed_form_torque_against_cubature);
     tcase_add_test(tc, snapping_near_alignment);
+    tcase_add_test(tc, rounding_overlap_takes_the_closed_form);
     tcase_add_test(tc, akoun_yonnet_example_against_cubature);
     tcase_add_test(tc, dipole_limit);
     tcase_add_test(tc, invariance_and_balance);
