@@ -57,12 +57,41 @@ enum { MDC_CUB_COARSE_S = 1, MDC_CUB_COARSE_T = 2 };
  * from the other box), 7-point Gauss-Kronrod along it on its centre line. */
 enum { MDC_CUB_AREA = 0, MDC_CUB_LINE_S = 1, MDC_CUB_LINE_T = 2 };
 
-/* A starting rectangle [s0, s1] x [t0, t1] of face `face`, and its rule. */
+/* A starting rectangle [s0, s1] x [t0, t1] of face `face`, and its rule.
+ * With quad set, the rectangle lies in the coordinates (u, v) of [-1, 1]^2
+ * that the bilinear map through corner[] takes to the face: corner[k] is
+ * (s, t) at (u, v) = (-1, -1), (1, -1), (1, 1), (-1, 1); a triangle is a
+ * quad with two equal corners.  The bisection then grades towards the
+ * quad's sides, wherever they lie on the face: an integrand singular along
+ * a line across the face, which axis-parallel halving resolves only with
+ * thousands of regions, takes tens in quads with a side along it.  Quads
+ * take MDC_CUB_AREA only. */
 typedef struct {
     double s0, s1, t0, t1;
     int face;
     int rule;     /* MDC_CUB_AREA, or MDC_CUB_LINE_S along s, MDC_CUB_LINE_T along t */
+    int quad;
+    double corner[4][2];
 } mdc_cub_start;
+
+/*
+ * The rectangle r (not a quad) cut along the line a s + b t + c = 0 into
+ * quads with a side on the chord, at most 4, into out[]; returns their
+ * number, or 1 with r copied when the line does not cross it.
+ */
+int mdc_cub_split_chord(const mdc_cub_start *r, double a, double b, double c, mdc_cub_start *out);
+
+/*
+ * The rectangle r (not a quad) as a fan of triangles (quads with a
+ * collapsed side) about the point P on or inside it, cut along the
+ * directions dir[0 .. ndir) from P and towards r's corners: a point
+ * singularity sits at every triangle's apex, where the bisection grades
+ * towards it, and lines of near singularity from it along the cuts.  At
+ * most ndir + 4 triangles into out[]; returns their number, or 1 with r
+ * copied when P lies outside r.
+ */
+int mdc_cub_fan(const mdc_cub_start *r, const double P[2], const double (*dir)[2], int ndir,
+                mdc_cub_start *out);
 
 /*
  * Integrates over the n starting rectangles, halving the region of largest

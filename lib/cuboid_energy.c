@@ -166,6 +166,7 @@ static magdyn_status faces_adaptive(const problem *pb, double rel_tol, double sc
         start[n].s1 = start[n].t1 = 1.0;
         start[n].face = f;
         start[n].rule = MDC_CUB_AREA;
+        start[n].quad = 0;
         n++;
     }
     cp.f = integrand;

@@ -44,7 +44,16 @@
  * bisection grades the mesh towards them geometrically, which is still slow
  * (0.3-2 ms at 1e-4).  (A smoothing substitution u = psi(s) that removes the
  * edge logarithms was tried: it made the integrand of high degree, the
- * embedded estimate far too pessimistic, and the whole slower.)
+ * embedded estimate far too pessimistic, and the whole slower.)  An edge
+ * of src near a charged face of dst and not lying on it (edges crossing,
+ * a corner near a face) makes the integrand nearly singular along the
+ * edge's projection on the face, a line at any angle to the face's sides,
+ * which halving along the sides follows only with many regions: the face's
+ * first regions are cut along that line (mdc_cub_split_chord), or about a
+ * corner of src into a fan of triangles along its edges (mdc_cub_fan), so
+ * that the bisection grades towards the regions' own sides.  Over the
+ * forces of the first 5 ms of an extended pile of 8 cubes that takes 1.5
+ * times less time, and 2-3 times fewer regions for edges crossing.
  *
  * The aligned, parallel-polarization case takes force and torque from the
  * Akoun-Yonnet closed form and its extension to the torque
@@ -67,6 +76,9 @@
 #define MIN_REGIONS 512          /* first region budget of one side */
 #define MAX_REGIONS 32768        /* last (3.4 MB) */
 #define OVERLAP_TOL 1e-9         /* allowed interpenetration / size */
+/* An edge of src within this share of a charged face's smaller half side
+ * cuts the face's first regions along its projection. */
+#define EDGE_NEAR 0.25
 #define PLATE_RATIO 0.1          /* thickness / width below which a plate's currents are integrated */
 #define STRIP_SHARE 0.05         /* of rel_tol, for the centre line of a rim strip */
 #define ROUND_FLOOR 2e-9
@@ -120,6 +132,30 @@ static void integrand(const void *ctx, int f, double s, double t, double *out)
     tq = magdyn_vec3_cross(r, g);
     out[0] = w * (g.x + sub[0]); out[1] = w * (g.y + sub[1]); out[2] = w * (g.z + sub[2]);
     out[3] = w * (tq.x + sub[3]); out[4] = w * (tq.y + sub[4]); out[5] = w * (tq.z + sub[5]);
+}
+
+/* The last n starts (one face's) cut about the point P of the face with
+ * the edge directions dir[0 .. ndir): along the edge for ndir 2, as a fan
+ * about a corner for 3.  Returns the new number of starts. */
+static int cut_face(mdc_cub_start *start, int nstart, int n, const double P[2], const double (*dir)[2],
+                    int ndir)
+{
+    mdc_cub_start cut[4], whole = start[nstart - 1];
+    int p, q, m, first = nstart - n;
+    if (ndir == 3) {
+        whole.s0 = whole.t0 = -1.0;
+        whole.s1 = whole.t1 = 1.0;
+        return first + mdc_cub_fan(&whole, P, dir, ndir, start + first);
+    }
+    for (p = 0; p < n; p++) {
+        /* the line through P along the edge: normal (-dt, ds) */
+        double len = md_hypot(dir[0][0], dir[0][1]), a = -dir[0][1] / len, b = dir[0][0] / len;
+        m = mdc_cub_split_chord(&start[first], a, b, -(a * P[0] + b * P[1]), cut);
+        for (q = first; q + 1 < nstart; q++) start[q] = start[q + 1];
+        nstart--;
+        for (q = 0; q < m; q++) start[nstart++] = cut[q];
+    }
+    return nstart;
 }
 
 static double norm3(const double *v) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
@@ -336,7 +372,7 @@ static int face_rule(const cf_problem *pb, const magdyn_cuboid *dst, int f, doub
 static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid *dst, double rel_tol,
                                   int may_prefer, size_t budget, magdyn_vec3 *force, magdyn_vec3 *torque)
 {
-    mdc_cub_start start[12];
+    mdc_cub_start start[6 * 8];
     mdc_cub_problem cp;
     checker ck;
     cf_problem pb;
@@ -437,7 +473,8 @@ static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid 
     cf_face_contacts(&pb, 0.5 * rel_tol * fchar, 0.5 * rel_tol * fchar * ld, ck.cval, &ck.cef, &ck.cet);
 
     for (f = 0; f < 6; f++) {
-        int ax = f / 2, p, n = 1;
+        int ax = f / 2, p, n = 1, ndir;
+        double near, P[2], dir[3][2];
         if (pb.current ? magdyn_vec3_norm2(pb.k[f]) == 0.0 : pb.sigma[f] == 0.0) continue;
         /* boxes within a size of each other: each face needs at least two
          * regions at any useful tolerance, so start there (halving along
@@ -450,8 +487,17 @@ static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid 
             start[nstart].t0 = longer_s ? -1 : lo; start[nstart].t1 = longer_s ? 1 : hi;
             start[nstart].face = f;
             start[nstart].rule = face_rule(&pb, dst, f, sep, rel_tol);
+            start[nstart].quad = 0;
             nstart++;
         }
+        /* an edge of src near the face, not lying on it: the first regions
+         * cut along its projection (mdc_cub_split_chord), or about a corner
+         * of src, a fan of triangles about it cut along its edges
+         * (mdc_cub_fan) */
+        near = EDGE_NEAR * fmin(comp(pb.half_d, (ax + 1) % 3), comp(pb.half_d, (ax + 2) % 3));
+        if (pb.excl[f] < 0 && !pb.current && start[nstart - 1].rule == MDC_CUB_AREA && sep < near
+            && mdc_pose_singular_point(pb.rel, pb.t, pb.half_s, pb.half_d, f, near, P, dir, &ndir))
+            nstart = cut_face(start, nstart, n, P, (const double (*)[2])dir, ndir);
     }
     ck.pb = &pb;
     ck.rel_tol = rel_tol;

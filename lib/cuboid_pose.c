@@ -131,3 +131,104 @@ int mdc_pose_region_coarse(magdyn_mat3 rel, magdyn_vec3 t, magdyn_vec3 half_s, m
         return 0;
     return w1 >= w2 ? MDC_CUB_COARSE_S : MDC_CUB_COARSE_T;
 }
+
+/* Distance [m] from point q (dst's frame) to dst's face f. */
+static double face_distance(magdyn_vec3 q, magdyn_vec3 half_d, int f)
+{
+    int ax = f / 2, a1 = (ax + 1) % 3, a2 = (ax + 2) % 3;
+    double h = ((f & 1) ? -1.0 : 1.0) * comp(half_d, ax);
+    double d1 = fmax(fabs(comp(q, a1)) - comp(half_d, a1), 0.0);
+    double d2 = fmax(fabs(comp(q, a2)) - comp(half_d, a2), 0.0);
+    return md_hypot(comp(q, ax) - h, md_hypot(d1, d2));
+}
+
+/* src's edge k (0-11: along axis k / 4, at the signs of k % 4 on the other
+ * two) in dst's frame, from end p[0] to end p[1]. */
+static void edge_in_dst(magdyn_mat3 inv, magdyn_vec3 t, magdyn_vec3 half_s, int k, magdyn_vec3 p[2])
+{
+    int e = k / 4, sg = k % 4, j;
+    for (j = 0; j < 2; j++) {
+        double c[3];
+        c[e] = (j ? 1.0 : -1.0) * comp(half_s, e);
+        c[(e + 1) % 3] = (sg & 1 ? -1.0 : 1.0) * comp(half_s, (e + 1) % 3);
+        c[(e + 2) % 3] = (sg & 2 ? -1.0 : 1.0) * comp(half_s, (e + 2) % 3);
+        p[j] = magdyn_mat3_mulv(inv, magdyn_vec3_sub(magdyn_v3(c[0], c[1], c[2]), t));
+    }
+}
+
+static magdyn_vec3 lerp(const magdyn_vec3 p[2], double x)
+{
+    return magdyn_vec3_add(p[0], magdyn_vec3_scale(magdyn_vec3_sub(p[1], p[0]), x));
+}
+
+/* The nearest approach of segment p to face f: its parameter in [0, 1]
+ * (the distance is convex along it: a ternary search) and distance. */
+static double nearest_on_edge(const magdyn_vec3 p[2], magdyn_vec3 half_d, int f, double *x_out)
+{
+    double lo = 0.0, hi = 1.0;
+    int it;
+    for (it = 0; it < 60; it++) {
+        double m1 = lo + (hi - lo) / 3.0, m2 = hi - (hi - lo) / 3.0;
+        if (face_distance(lerp(p, m1), half_d, f) <= face_distance(lerp(p, m2), half_d, f)) hi = m2;
+        else lo = m1;
+    }
+    *x_out = 0.5 * (lo + hi);
+    return face_distance(lerp(p, *x_out), half_d, f);
+}
+
+int mdc_pose_singular_point(magdyn_mat3 rel, magdyn_vec3 t, magdyn_vec3 half_s, magdyn_vec3 half_d, int f,
+                            double near, double P[2], double dir[3][2], int *ndir)
+{
+    magdyn_mat3 inv = magdyn_mat3_transpose(rel);
+    int ax = f / 2, a1 = (ax + 1) % 3, a2 = (ax + 2) % 3, k, best = -1, n = 0;
+    double h1 = comp(half_d, a1), h2 = comp(half_d, a2), dbest = near, xbest = 0.0;
+    magdyn_vec3 pb[2], q;
+    for (k = 0; k < 12; k++) {
+        magdyn_vec3 p[2];
+        double x, d, side = (f & 1) ? -1.0 : 1.0, hz = comp(half_d, ax);
+        edge_in_dst(inv, t, half_s, k, p);
+        /* an edge wholly beyond `near` of the face's plane, or of its
+         * rectangle's sides, cannot come nearer */
+        if ((side * comp(p[0], ax) - hz > dbest && side * comp(p[1], ax) - hz > dbest)
+            || (side * comp(p[0], ax) - hz < -dbest && side * comp(p[1], ax) - hz < -dbest)
+            || fmin(fabs(comp(p[0], a1)), fabs(comp(p[1], a1))) - h1 > dbest
+            || fmin(fabs(comp(p[0], a2)), fabs(comp(p[1], a2))) - h2 > dbest)
+            continue;
+        d = nearest_on_edge(p, half_d, f, &x);
+        if (d < dbest) {
+            dbest = d;
+            best = k;
+            xbest = x;
+            pb[0] = p[0];
+            pb[1] = p[1];
+        }
+    }
+    if (best < 0) return 0;
+    q = lerp(pb, xbest);
+    P[0] = fmin(fmax(comp(q, a1) / h1, -1.0), 1.0);
+    P[1] = fmin(fmax(comp(q, a2) / h2, -1.0), 1.0);
+    if (xbest > 1e-9 && xbest < 1.0 - 1e-9) {
+        /* along the edge, both ways */
+        double ds = (comp(pb[1], a1) - comp(pb[0], a1)) / h1, dt = (comp(pb[1], a2) - comp(pb[0], a2)) / h2;
+        dir[0][0] = ds; dir[0][1] = dt;
+        dir[1][0] = -ds; dir[1][1] = -dt;
+        n = 2;
+    } else {
+        /* a corner of src: its three edges, away from it */
+        magdyn_vec3 corner = xbest < 0.5 ? pb[0] : pb[1];
+        int e;
+        for (e = 0; e < 12; e++) {
+            magdyn_vec3 p[2], far;
+            double tol = 1e-9 * magdyn_vec3_norm(half_s);
+            edge_in_dst(inv, t, half_s, e, p);
+            if (magdyn_vec3_dist(p[0], corner) <= tol) far = p[1];
+            else if (magdyn_vec3_dist(p[1], corner) <= tol) far = p[0];
+            else continue;
+            dir[n][0] = (comp(far, a1) - comp(corner, a1)) / h1;
+            dir[n][1] = (comp(far, a2) - comp(corner, a2)) / h2;
+            if (++n == 3) break;
+        }
+    }
+    *ndir = n;
+    return 1;
+}

@@ -43,4 +43,17 @@ double mdc_pair_scale(const magdyn_cuboid *src, const magdyn_cuboid *dst, double
 int mdc_pose_region_coarse(magdyn_mat3 rel, magdyn_vec3 t, magdyn_vec3 half_s, magdyn_vec3 half_d, int f,
                            double s0, double s1, double t0, double t1, double ratio, double floor);
 
+/*
+ * The point of dst's face f (coordinates as above) nearest to src's
+ * edges, when one comes within `near` [m] of the face: src's field is
+ * singular along its edges, so the integrand over the face is nearly
+ * singular there, and along the edges' projections on the face's plane
+ * on the scale of their height above it.  Returns 1 with the point in
+ * P[0..1] (on or inside the face) and the projected directions of the
+ * edges through it in dir[0 .. *ndir) (both ways along an edge; away from
+ * a corner of src along its three), else 0.
+ */
+int mdc_pose_singular_point(magdyn_mat3 rel, magdyn_vec3 t, magdyn_vec3 half_s, magdyn_vec3 half_d, int f,
+                            double near, double P[2], double dir[3][2], int *ndir);
+
 #endif

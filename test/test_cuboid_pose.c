@@ -9,7 +9,10 @@
  * must obey Newton's third law and the balance of angular momentum
  * (T_src = -T_dst - (c_dst - c_src) x F, computed from the other side)
  * within the two tolerances.  (1b) Resting contact (nanometre gaps and
- * microradian tilts) at 1e-4 and 1e-5 against the same at 1e-8.
+ * microradian tilts) at 1e-4 and 1e-5 against the same at 1e-8.  (1c) An
+ * edge or a corner of one box near a charged face of the other, where the
+ * cubature cuts the face along the edge or about the corner, against the
+ * cubature without the cut at 1e-9.
  * (2) Far apart the boxes' multipole expansion replaces the cubature; on
  * either side of the switch the force must agree with a reference at
  * 1e-11 to within half the tolerance, so the jump where the method
@@ -39,6 +42,12 @@ static double rnd(unsigned *s)
 {
     *s = *s * 1103515245u + 12345u;
     return (double)((*s >> 8) & 0xffffff) / 16777216.0;
+}
+
+/* |a - ref| / scale */
+static double vrel(magdyn_vec3 a, magdyn_vec3 ref, double scale)
+{
+    return magdyn_vec3_dist(a, ref) / scale;
 }
 
 static double separation(const magdyn_cuboid *a, const magdyn_cuboid *b)
@@ -136,6 +145,60 @@ START_TEST(adversarial_poses_converge)
                 place(&a, &b, u, gaps[g]);
                 check_pair(&a, &b, tol, what, n++);
             }
+}
+END_TEST
+
+/* Poses of a pile of 10 mm N42 cubes (J = 1.3 T along z) where an edge
+ * or a corner of one box meets a charged face of the other: edges crossing
+ * 2e-12 m and 0.15 mm apart, an edge 0.1 mm from a face, a corner 2.5e-11
+ * m from a face (bench/pile --extended, seed 1, its slowest forces).  The
+ * cubature then cuts the face along the edge or about the corner.
+ * References: the cubature without the cut (the library before it), at
+ * rel_tol 1e-9; and Newton's third law. */
+START_TEST(edge_and_corner_contacts_against_reference)
+{
+    static const double pose[4][20] = {
+        /* a corner 2.5e-11 m from a face: a's centre, orientation; b's; F on b [N], T on b [N m] */
+        {-0x1.4fad472fe8db7p-8, -0x1.2081c80b4fec5p-7, 0x1.6ecedd28feb2dp-5, -0x1.bf12eebf01905p-1,
+         0x1.98ce3ba219fbbp-3, -0x1.709f5fa28b349p-8, 0x1.c7429b6429ec3p-2, 0x1.9e63ee918c8fcp-12,
+         -0x1.19adc6bd18d95p-6, 0x1.b0b69fecb6972p-5, -0x1.caf9f6c1ee3fep-1, -0x1.1f170b03db8c6p-2,
+         -0x1.27bc4dc2261bep-2, 0x1.7bc7e85708dc6p-3, -3.8466888774558e+00, 1.1787015034477e+01,
+         1.8955136646734e+00, 2.9065772142028e-02, 8.3962113455278e-03, -8.9173693843911e-03},
+        /* an edge 0.1 mm from a face: a's centre, orientation; b's; F on b [N], T on b [N m] */
+        {-0x1.3ba5e2702ee3ap-8, -0x1.2a0ac55004539p-7, 0x1.6db92dbd46344p-5, -0x1.bd1f8a016119p-1,
+         0x1.10981c156a072p-3, 0x1.2deeb6388afa1p-5, 0x1.e5d5dc2ee7ec7p-2, 0x1.62102dbf5c812p-14,
+         -0x1.101c10e8a0c63p-6, 0x1.b080645fc6791p-5, -0x1.bc3579218264cp-1, -0x1.28dc1f07b23c4p-2,
+         -0x1.8035901bdb8e6p-2, 0x1.32e733a619ed5p-3, -6.4635555048317e+00, 1.5273511721157e+01,
+         -2.4138057502841e-01, 2.8913988856678e-02, 1.3456678992847e-02, -9.6857475839297e-03},
+        /* edges crossing 0.15 mm apart: a's centre, orientation; b's; F on b [N], T on b [N m] */
+        {-0x1.21790d271ac5bp-7, -0x1.5a2032b88980ap-7, 0x1.09e87e344a08p-5, 0x1.4f908f11601dp-1,
+         -0x1.309a4423af24bp-2, 0x1.a9581cd37c5fp-2, 0x1.1cceafb58b471p-1, -0x1.3ce446b49baf8p-8,
+         -0x1.291b24026a451p-7, 0x1.6de983775caf7p-5, -0x1.bd3b7e6162661p-1, 0x1.1eaa21ba06acbp-3,
+         0x1.3701daed08317p-5, 0x1.e350875aa41e2p-2, -3.9768791245956e+00, 7.8549835896347e+00,
+         -1.1853152960740e+01, 3.5058603619578e-02, 7.3803971685519e-03, -8.5085046333371e-03},
+        /* edges crossing 2e-12 m apart: a's centre, orientation; b's; F on b [N], T on b [N m] */
+        {-0x1.216469b0f67ebp-7, -0x1.59e5ba22e3b33p-7, 0x1.0a7433c9afc85p-5, 0x1.51a0eabcb05b2p-1,
+         -0x1.23dcc0177496ep-2, 0x1.a7b9c0d92d24p-2, 0x1.1e4d78e23d4a6p-1, -0x1.3b9e04c4860a3p-8,
+         -0x1.2a0d8aff5af39p-7, 0x1.6dba8945e1768p-5, -0x1.bd1f07684ce37p-1, 0x1.1056bd79e921cp-3,
+         0x1.2db8d56229da5p-5, 0x1.e5e16ad3dd455p-2, -4.2222620894879e+00, 7.8786748572194e+00,
+         -1.2574545398485e+01, 3.5007521699269e-02, 6.6922941757781e-03, -8.7517849508449e-03},
+    };
+    const double tols[3] = {1e-3, 1e-4, 1e-5};
+    int i, k;
+    for (i = 0; i < 4; i++)
+        for (k = 0; k < 3; k++) {
+            const double *q = pose[i];
+            magdyn_cuboid a = {{0.005, 0.005, 0.005}, {0, 0, 1.3}, {q[0], q[1], q[2]}, {q[3], q[4], q[5], q[6]}};
+            magdyn_cuboid b = {{0.005, 0.005, 0.005}, {0, 0, 1.3}, {q[7], q[8], q[9]}, {q[10], q[11], q[12], q[13]}};
+            magdyn_vec3 f, t, fr = magdyn_v3(q[14], q[15], q[16]), tr = magdyn_v3(q[17], q[18], q[19]);
+            double sc = magdyn_vec3_norm(fr), st = fmax(magdyn_vec3_norm(tr), sc * 0.0087);
+            ck_assert_int_eq(magdyn_cuboid_force_torque(&a, &b, tols[k], &f, &t), MAGDYN_OK);
+            ck_assert_msg(vrel(f, fr, sc) < tols[k], "pose %d tol %g: F %g", i, tols[k], vrel(f, fr, sc));
+            ck_assert_msg(vrel(t, tr, st) < tols[k], "pose %d tol %g: T %g", i, tols[k], vrel(t, tr, st));
+            ck_assert_int_eq(magdyn_cuboid_force_torque(&b, &a, tols[k], &f, &t), MAGDYN_OK);
+            ck_assert_msg(vrel(f, magdyn_vec3_neg(fr), sc) < tols[k], "pose %d tol %g: Newton III %g", i,
+                          tols[k], vrel(f, magdyn_vec3_neg(fr), sc));
+        }
 }
 END_TEST
 
@@ -339,6 +402,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, adversarial_poses_converge);
     tcase_add_test(tc, resting_contact_against_tight);
+    tcase_add_test(tc, edge_and_corner_contacts_against_reference);
     tcase_add_test(tc, multipole_switch_continuous);
     tcase_add_test(tc, multipole_error_bound);
     tcase_add_test(tc, thin_box_near_refused);
