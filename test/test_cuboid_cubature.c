@@ -226,23 +226,31 @@ static double line_exact(const line_t *l)
     return tot;
 }
 
-static double line_integral(line_t *l, const mdc_cub_start *st, int n, double rel_tol)
+/* The integral of f over the n starts to rel_tol (values 0 and 1 must be
+ * v and 2 v); its calls are counted by f's context. */
+static double integrate_starts(mdc_cub_fn f, void *ctx, const mdc_cub_start *st, int n, double rel_tol)
 {
     check_t ck = {rel_tol};
     mdc_cub_problem p;
     double sum[2] = {NAN, NAN};
     memset(&p, 0, sizeof p);
-    p.f = line_fn;
-    p.ctx = l;
+    p.f = f;
+    p.ctx = ctx;
     p.nval = 2;
     p.split = 1;
     p.safety = 1.0;
     p.max_regions = 1 << 20;
     p.check = check;
     p.check_ctx = &ck;
-    l->calls = 0;
     ck_assert_int_eq(mdc_cubature(&p, st, n, sum), MAGDYN_OK);
+    ck_assert(sum[1] == 2.0 * sum[0]);
     return sum[0];
+}
+
+static double line_integral(line_t *l, const mdc_cub_start *st, int n, double rel_tol)
+{
+    l->calls = 0;
+    return integrate_starts(line_fn, l, st, n, rel_tol);
 }
 
 /* log(d^2 + eps^2) with eps = 1e-6 on a line across the square at 0.1 to
@@ -286,14 +294,7 @@ START_TEST(quads_cover_the_rectangle)
         double area = 0.0;
         for (k = 0; k < n; k++) {
             ctx_t c = {5, 0};
-            check_t ck = {1e-12};
-            mdc_cub_problem p;
-            double sum[2];
-            memset(&p, 0, sizeof p);
-            p.f = fn; p.ctx = &c; p.nval = 2; p.split = 1; p.safety = 1.0;
-            p.max_regions = 4096; p.check = check; p.check_ctx = &ck;
-            ck_assert_int_eq(mdc_cubature(&p, &q[k], 1, sum), MAGDYN_OK);
-            area += sum[0];
+            area += integrate_starts(fn, &c, &q[k], 1, 1e-12);
         }
         ck_assert_msg(fabs(area - 1.5 * 1.25) < 1e-12, "line %d: %d pieces, area %.17g", i, n, area);
         ck_assert_msg((n > 1) == (i != 4), "line %d: %d pieces", i, n);
@@ -319,21 +320,8 @@ static void point_fn(const void *ctx, int face, double s, double t, double *out)
 
 static double point_integral(point_t *q, const mdc_cub_start *st, int n, double rel_tol)
 {
-    check_t ck = {rel_tol};
-    mdc_cub_problem p;
-    double sum[2] = {NAN, NAN};
-    memset(&p, 0, sizeof p);
-    p.f = point_fn;
-    p.ctx = q;
-    p.nval = 2;
-    p.split = 1;
-    p.safety = 1.0;
-    p.max_regions = 1 << 20;
-    p.check = check;
-    p.check_ctx = &ck;
     q->calls = 0;
-    ck_assert_int_eq(mdc_cubature(&p, st, n, sum), MAGDYN_OK);
-    return sum[0];
+    return integrate_starts(point_fn, q, st, n, rel_tol);
 }
 
 /* A fan about a point (mdc_cub_fan) covers the rectangle, the point
@@ -355,14 +343,7 @@ START_TEST(fans_about_a_point)
             ck_assert_int_le(n, nd + 4);
             for (k = 0; k < n; k++) {
                 ctx_t c = {5, 0};
-                check_t ck = {1e-12};
-                mdc_cub_problem p;
-                double sum[2];
-                memset(&p, 0, sizeof p);
-                p.f = fn; p.ctx = &c; p.nval = 2; p.split = 1; p.safety = 1.0;
-                p.max_regions = 4096; p.check = check; p.check_ctx = &ck;
-                ck_assert_int_eq(mdc_cubature(&p, &q[k], 1, sum), MAGDYN_OK);
-                area += sum[0];
+                area += integrate_starts(fn, &c, &q[k], 1, 1e-12);
             }
             ck_assert_msg(fabs(area - 1.5 * 1.25) < 1e-12, "point %d, %d cuts: %d pieces, area %.17g", i, nd, n,
                           area);
