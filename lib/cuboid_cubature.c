@@ -104,7 +104,7 @@ static double quad_map(const mdc_cub_start *q, double u, double v, double *s, do
 }
 
 /* The face rectangle a region covers, for the caller's coarse test: its
- * own, or the box around its quad's image; *s_longer when the image is
+ * own, or the box around its quad's image; *u_longer when the image is
  * longer along u than along v. */
 static void face_box(const mdc_cub_start *start, const region *g, double box[4], int *u_longer)
 {
@@ -325,8 +325,8 @@ static int side_quads(int face, const double *P, const double *Q, const double (
 int mdc_cub_split_chord(const mdc_cub_start *r, double a, double b, double c, mdc_cub_start *out)
 {
     double v[4][2] = {{r->s0, r->t0}, {r->s1, r->t0}, {r->s1, r->t1}, {r->s0, r->t1}};
-    double g[4], cut[2][2], pos[3][2], neg[3][2];
-    int k, nc = 0, at[2] = {0, 0}, np = 0, nn = 0, m;
+    double g[4], cut[2][2], one[3][2], other[3][2];
+    int k, nc = 0, at[2] = {0, 0}, n1 = 0, n2 = 0, m;
     for (k = 0; k < 4; k++) g[k] = a * v[k][0] + b * v[k][1] + c;
     /* the chord's ends: on the edges whose ends lie strictly on opposite
      * sides (a line through a corner counts that corner on the + side) */
@@ -343,24 +343,18 @@ int mdc_cub_split_chord(const mdc_cub_start *r, double a, double b, double c, md
         out[0] = *r;
         return 1;
     }
-    /* walking round from the first cut (edge at[0]) to the second, then back */
-    for (k = at[0] + 1; k <= at[1]; k++) {
-        if (g[k] >= 0.0) { pos[np][0] = v[k][0]; pos[np][1] = v[k][1]; np++; }
-        else { neg[nn][0] = v[k][0]; neg[nn][1] = v[k][1]; nn++; }
+    /* the corners from the first cut (on edge at[0]) round to the second
+     * lie on one side of the line, the rest on the other */
+    for (k = at[0] + 1; k <= at[1]; k++, n1++) {
+        one[n1][0] = v[k][0];
+        one[n1][1] = v[k][1];
     }
-    for (k = (at[1] + 1) % 4; k != (at[0] + 1) % 4; k = (k + 1) % 4) {
-        if (g[k] >= 0.0) { pos[np][0] = v[k][0]; pos[np][1] = v[k][1]; np++; }
-        else { neg[nn][0] = v[k][0]; neg[nn][1] = v[k][1]; nn++; }
+    for (k = (at[1] + 1) % 4; k != (at[0] + 1) % 4; k = (k + 1) % 4, n2++) {
+        other[n2][0] = v[k][0];
+        other[n2][1] = v[k][1];
     }
-    /* the corners between the cuts lie on one side, in order from cut 0
-     * to cut 1; the others from cut 1 back to cut 0 */
-    if (g[(at[0] + 1) % 4] >= 0.0) {
-        m = side_quads(r->face, cut[1], cut[0], (const double (*)[2])pos, np, out);
-        m += side_quads(r->face, cut[0], cut[1], (const double (*)[2])neg, nn, out + m);
-    } else {
-        m = side_quads(r->face, cut[1], cut[0], (const double (*)[2])neg, nn, out);
-        m += side_quads(r->face, cut[0], cut[1], (const double (*)[2])pos, np, out + m);
-    }
+    m = side_quads(r->face, cut[1], cut[0], (const double (*)[2])one, n1, out);
+    m += side_quads(r->face, cut[0], cut[1], (const double (*)[2])other, n2, out + m);
     return m;
 }
 

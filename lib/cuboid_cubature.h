@@ -76,7 +76,7 @@ typedef struct {
 
 /*
  * The rectangle r (not a quad) cut along the line a s + b t + c = 0 into
- * quads with a side on the chord, at most 4, into out[]; returns their
+ * quads with a side on the chord, at most 3, into out[]; returns their
  * number, or 1 with r copied when the line does not cross it.
  */
 int mdc_cub_split_chord(const mdc_cub_start *r, double a, double b, double c, mdc_cub_start *out);

@@ -142,14 +142,14 @@ static int cut_face(mdc_cub_start *start, int nstart, int n, const double P[2], 
 {
     mdc_cub_start cut[4], whole = start[nstart - 1];
     int p, q, m, first = nstart - n;
+    /* the line through P along the edge: normal (-dt, ds) */
+    double len = md_hypot(dir[0][0], dir[0][1]), a = -dir[0][1] / len, b = dir[0][0] / len;
     if (ndir == 3) {
         whole.s0 = whole.t0 = -1.0;
         whole.s1 = whole.t1 = 1.0;
         return first + mdc_cub_fan(&whole, P, dir, ndir, start + first);
     }
     for (p = 0; p < n; p++) {
-        /* the line through P along the edge: normal (-dt, ds) */
-        double len = md_hypot(dir[0][0], dir[0][1]), a = -dir[0][1] / len, b = dir[0][0] / len;
         m = mdc_cub_split_chord(&start[first], a, b, -(a * P[0] + b * P[1]), cut);
         for (q = first; q + 1 < nstart; q++) start[q] = start[q + 1];
         nstart--;

@@ -182,15 +182,17 @@ int mdc_pose_singular_point(magdyn_mat3 rel, magdyn_vec3 t, magdyn_vec3 half_s, 
     magdyn_mat3 inv = magdyn_mat3_transpose(rel);
     int ax = f / 2, a1 = (ax + 1) % 3, a2 = (ax + 2) % 3, k, best = -1, n = 0;
     double h1 = comp(half_d, a1), h2 = comp(half_d, a2), dbest = near, xbest = 0.0;
-    magdyn_vec3 pb[2], q;
+    double side = (f & 1) ? -1.0 : 1.0, hz = comp(half_d, ax);
+    magdyn_vec3 edge[12][2], q;
     for (k = 0; k < 12; k++) {
-        magdyn_vec3 p[2];
-        double x, d, side = (f & 1) ? -1.0 : 1.0, hz = comp(half_d, ax);
-        edge_in_dst(inv, t, half_s, k, p);
+        const magdyn_vec3 *p = edge[k];
+        double x, d, z0, z1;
+        edge_in_dst(inv, t, half_s, k, edge[k]);
         /* an edge wholly beyond `near` of the face's plane, or of its
          * rectangle's sides, cannot come nearer */
-        if ((side * comp(p[0], ax) - hz > dbest && side * comp(p[1], ax) - hz > dbest)
-            || (side * comp(p[0], ax) - hz < -dbest && side * comp(p[1], ax) - hz < -dbest)
+        z0 = side * comp(p[0], ax) - hz;
+        z1 = side * comp(p[1], ax) - hz;
+        if ((z0 > dbest && z1 > dbest) || (z0 < -dbest && z1 < -dbest)
             || fmin(fabs(comp(p[0], a1)), fabs(comp(p[1], a1))) - h1 > dbest
             || fmin(fabs(comp(p[0], a2)), fabs(comp(p[1], a2))) - h2 > dbest)
             continue;
@@ -199,34 +201,31 @@ int mdc_pose_singular_point(magdyn_mat3 rel, magdyn_vec3 t, magdyn_vec3 half_s, 
             dbest = d;
             best = k;
             xbest = x;
-            pb[0] = p[0];
-            pb[1] = p[1];
         }
     }
     if (best < 0) return 0;
-    q = lerp(pb, xbest);
+    q = lerp(edge[best], xbest);
     P[0] = fmin(fmax(comp(q, a1) / h1, -1.0), 1.0);
     P[1] = fmin(fmax(comp(q, a2) / h2, -1.0), 1.0);
     if (xbest > 1e-9 && xbest < 1.0 - 1e-9) {
         /* along the edge, both ways */
-        double ds = (comp(pb[1], a1) - comp(pb[0], a1)) / h1, dt = (comp(pb[1], a2) - comp(pb[0], a2)) / h2;
+        const magdyn_vec3 *p = edge[best];
+        double ds = (comp(p[1], a1) - comp(p[0], a1)) / h1, dt = (comp(p[1], a2) - comp(p[0], a2)) / h2;
         dir[0][0] = ds; dir[0][1] = dt;
         dir[1][0] = -ds; dir[1][1] = -dt;
         n = 2;
     } else {
         /* a corner of src: its three edges, away from it */
-        magdyn_vec3 corner = xbest < 0.5 ? pb[0] : pb[1];
-        int e;
-        for (e = 0; e < 12; e++) {
-            magdyn_vec3 p[2], far;
-            double tol = 1e-9 * magdyn_vec3_norm(half_s);
-            edge_in_dst(inv, t, half_s, e, p);
-            if (magdyn_vec3_dist(p[0], corner) <= tol) far = p[1];
-            else if (magdyn_vec3_dist(p[1], corner) <= tol) far = p[0];
+        magdyn_vec3 corner = edge[best][xbest < 0.5 ? 0 : 1];
+        double tol = 1e-9 * magdyn_vec3_norm(half_s);
+        for (k = 0; k < 12 && n < 3; k++) {
+            magdyn_vec3 far;
+            if (magdyn_vec3_dist(edge[k][0], corner) <= tol) far = edge[k][1];
+            else if (magdyn_vec3_dist(edge[k][1], corner) <= tol) far = edge[k][0];
             else continue;
             dir[n][0] = (comp(far, a1) - comp(corner, a1)) / h1;
             dir[n][1] = (comp(far, a2) - comp(corner, a2)) / h2;
-            if (++n == 3) break;
+            n++;
         }
     }
     *ndir = n;

@@ -180,9 +180,6 @@ static void apply_wrench(const impulse_patch *pt, magdyn_body *bs, const double 
     }
 }
 
-/* Scale l into the limit surface of the normal load N: the ellipsoid
- * l0^2 + l1^2 + (l2 / r_e)^2 <= (mu N)^2, compared squared, so that only
- * a wrench beyond it costs a division. */
 double impulse_patch_limit(const impulse_patch *pt, const impulse_row *rows, double mu)
 {
     double load = 0.0;
@@ -191,6 +188,9 @@ double impulse_patch_limit(const impulse_patch *pt, const impulse_row *rows, dou
     return mu * load;
 }
 
+/* Scale l into the limit surface of the normal load N: the ellipsoid
+ * l0^2 + l1^2 + (l2 / r_e)^2 <= (mu N)^2, compared squared, so that only
+ * a wrench beyond it costs a division. */
 static void project(const impulse_patch *pt, const impulse_row *rows, double mu, double l[3])
 {
     double lim = impulse_patch_limit(pt, rows, mu), q;
@@ -200,7 +200,8 @@ static void project(const impulse_patch *pt, const impulse_row *rows, double mu,
     }
     if (!pt->twist) l[2] = 0.0;
     q = l[0] * l[0] + l[1] * l[1];
-    if (l[2] != 0.0) q += l[2] * l[2] * pt->inv_reach2;   /* (0 * inf is no twist) */
+    /* (skipped at l2 = 0: 1 / r_e^2 overflows for r_e below 1e-154 m) */
+    if (l[2] != 0.0) q += l[2] * l[2] * pt->inv_reach2;
     if (q > lim * lim) {
         double f = lim / sqrt(q);
         l[0] *= f;
