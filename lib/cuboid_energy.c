@@ -53,6 +53,7 @@
 #include "detmath.h"
 #include "cuboid_cubature.h"
 #include "cuboid_energy.h"
+#include "cuboid_potential.h"
 #include "cuboid_pose.h"
 
 #define E_REGIONS 32768          /* region budget */
@@ -73,41 +74,6 @@ typedef struct {
 
 static double comp(magdyn_vec3 v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
 
-/* y + sqrt(p2 + y^2) without cancellation for y < 0 (p2 > 0 there) */
-static double yr(double y, double p2, double r) { return y >= 0.0 ? y + r : p2 / (r - y); }
-
-/*
- * int_P dA' / |r - r'| [m] for face g of a box of half extents h (face g on
- * axis g/2, + side for even g), r in the box frame: with X, Y the offsets
- * from the face's edges and w the height above its plane, the corner sum of
- *     X ln(Y + R) + Y ln(X + R) - |w| atan(X Y / (|w| R)).
- * Terms whose coefficient vanishes are dropped (their limit is 0).
- */
-static double face_potential(magdyn_vec3 h, int g, magdyn_vec3 r)
-{
-    int a = g / 2, a1 = (a + 1) % 3, a2 = (a + 2) % 3, i, k;
-    double sp = (g & 1) ? -1.0 : 1.0, A = comp(h, a1), B = comp(h, a2);
-    double u = comp(r, a1), v = comp(r, a2), w = comp(r, a) - sp * comp(h, a);
-    double X[2] = {u - A, u + A}, Y[2] = {v - B, v + B}, R[2][2], ww = w * w, aw = fabs(w), s = 0.0;
-    for (i = 0; i < 2; i++)
-        for (k = 0; k < 2; k++) R[i][k] = sqrt(X[i] * X[i] + Y[k] * Y[k] + ww);
-    /* corner signs: + at (X2, Y2) and (X1, Y1) */
-    for (i = 0; i < 2; i++) {
-        double p2 = X[i] * X[i] + ww;
-        if (X[i] != 0.0)
-            s += (i ? 1.0 : -1.0) * X[i] * md_log(yr(Y[1], p2, R[i][1]) / yr(Y[0], p2, R[i][0]));
-    }
-    for (k = 0; k < 2; k++) {
-        double p2 = Y[k] * Y[k] + ww;
-        if (Y[k] != 0.0)
-            s += (k ? 1.0 : -1.0) * Y[k] * md_log(yr(X[1], p2, R[1][k]) / yr(X[0], p2, R[0][k]));
-    }
-    if (aw > 0.0)
-        for (i = 0; i < 2; i++)
-            for (k = 0; k < 2; k++) s -= (i == k ? 1.0 : -1.0) * aw * md_atan2(X[i] * Y[k], aw * R[i][k]);
-    return s;
-}
-
 /* J_d.n_f sum_g J_s.n_g int_g dA'/|r - r'| times the area element, at the
  * scaled point (s, t) of dst face f */
 static void integrand(const void *ctx, int f, double s, double t, double *out)
@@ -121,7 +87,7 @@ static void integrand(const void *ctx, int f, double s, double t, double *out)
     c[a2] = h2 * t;
     rs = magdyn_vec3_add(magdyn_mat3_mulv(pb->rel, magdyn_v3(c[0], c[1], c[2])), pb->t);
     for (g = 0; g < 6; g++)
-        if (pb->js[g] != 0.0) phi += pb->js[g] * face_potential(pb->half_s, g, rs);
+        if (pb->js[g] != 0.0) phi += pb->js[g] * mdc_face_potential(pb->half_s, g, rs);
     out[0] = pb->jd[f] * h1 * h2 * phi;
 }
 

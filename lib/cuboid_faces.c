@@ -2,6 +2,7 @@
 #include <math.h>
 #include "detmath.h"
 #include "cuboid_faces.h"
+#include "gauss_kronrod.h"
 
 /* y + sqrt(p2 + y^2) without cancellation for y < 0 (p2 > 0 there) */
 static double cf_yr(double y, double p2, double r)
@@ -76,18 +77,6 @@ static double cf_phi(double A, double B, double x, double y)
     return s;
 }
 
-/* Gauss-Kronrod 7-15 (QUADPACK qk15) on [-1, 1] */
-static const double cf_xgk[8] = {0.991455371120812639206854697526329, 0.949107912342758524526189684047851,
-                                 0.864864423359769072789712788640926, 0.741531185599394439863864773280788,
-                                 0.586087235467691130294144845693013, 0.405845151377397166906606412076961,
-                                 0.207784955007898467600689403773245, 0.0};
-static const double cf_wgk[8] = {0.022935322010529224963732008058970, 0.063092092629978553290700663189204,
-                                 0.104790010322250183839876322541518, 0.140653259715525918745189590510238,
-                                 0.169004726639267902826583426598550, 0.190350578064785409913256402421014,
-                                 0.204432940075298892414161999234649, 0.209482141084727828012999174891714};
-static const double cf_wg[4] = {0.129484966168869693270611432679082, 0.279705391489276667901467771423780,
-                                0.381830050505118944950369775488975, 0.417959183673469387755102040816327};
-
 /* One piece of an edge, x(l) = p0 + l d for l in [l0, l1], ends clustered:
  * adds int Phi ds (out[0]) and int Phi wgt ds (out[1]), wgt = c0 + c1 l,
  * and the Kronrod - Gauss differences to err[0], err[1]. */
@@ -98,14 +87,14 @@ static void cf_piece(double A, double B, const double p0[2], const double d[2], 
     int i, sgn;
     for (i = 0; i < 8; i++)
         for (sgn = 0; sgn < (i < 7 ? 2 : 1); sgn++) {
-            double t = sgn ? -cf_xgk[i] : cf_xgk[i];
+            double t = sgn ? -md_gk15_x[i] : md_gk15_x[i];
             double psi = 0.5 * t * (3.0 - t * t), dpsi = 1.5 * (1.0 - t * t);
             double l = ml + hl * psi, f = cf_phi(A, B, p0[0] + l * d[0], p0[1] + l * d[1]) * dpsi;
-            k0 += cf_wgk[i] * f;
-            k1 += cf_wgk[i] * f * (c0 + c1 * l);
+            k0 += md_gk15_w[i] * f;
+            k1 += md_gk15_w[i] * f * (c0 + c1 * l);
             if (i & 1) {
-                g0 += cf_wg[i / 2] * f;
-                g1 += cf_wg[i / 2] * f * (c0 + c1 * l);
+                g0 += md_g7_w[i / 2] * f;
+                g1 += md_g7_w[i / 2] * f * (c0 + c1 * l);
             }
         }
     hl *= len;
@@ -312,7 +301,7 @@ static void cf_gap_piece(double A, double B, double Z, const double p0[2], const
     int i, sgn, m;
     for (i = 0; i < 8; i++)
         for (sgn = 0; sgn < (i < 7 ? 2 : 1); sgn++) {
-            double t = sgn ? -cf_xgk[i] : cf_xgk[i];
+            double t = sgn ? -md_gk15_x[i] : md_gk15_x[i];
             double psi = 0.5 * t * (3.0 - t * t), dpsi = 1.5 * (1.0 - t * t);
             double l = ml + hl * psi, x = p0[0] + l * d[0], y = p0[1] + l * d[1], v[3], f[5];
             cf_gap_terms(A, B, x, y, Z, c[0], v);
@@ -321,9 +310,9 @@ static void cf_gap_piece(double A, double B, double Z, const double p0[2], const
             f[2] = v[1] * dpsi;
             f[3] = v[2] * dpsi;
             f[4] = f[2] * (y - c[1]);
-            for (m = 0; m < 5; m++) k[m] += cf_wgk[i] * f[m];
+            for (m = 0; m < 5; m++) k[m] += md_gk15_w[i] * f[m];
             if (i & 1)
-                for (m = 0; m < 5; m++) g[m] += cf_wg[i / 2] * f[m];
+                for (m = 0; m < 5; m++) g[m] += md_g7_w[i / 2] * f[m];
         }
     hl *= len;
     for (m = 0; m < 5; m++) {

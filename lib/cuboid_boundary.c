@@ -1,0 +1,483 @@
+/* cuboid_boundary.c - see cuboid_boundary.h. */
+#include <math.h>
+#include <stdlib.h>
+#include "detmath.h"
+#include "cuboid_boundary.h"
+#include "cuboid_potential.h"
+#include "gauss_kronrod.h"
+
+/* A segment (an edge of the other box) within this share of an edge's
+ * length cuts it at the nearest point: the integrands' kinks sit there. */
+#define CUT_NEAR 0.5
+/* A segment within this share of an edge's length of its end makes the
+ * end a kink. */
+#define END_NEAR 0.25
+/* Below this sine of their angle, a face of dst and a face of src count
+ * as parallel (their planes' common line would lie far away). */
+#define PARALLEL_SIN 0.05
+/* Parallel faces count as coplanar when src's face lies within this share
+ * of rel_tol times dst's half diagonal of dst's face's plane. */
+#define COPLANAR 1e-3
+/* Relative rounding of the summed pieces (as the face cubature's). */
+#define ROUND_FLOOR 2e-9
+/* A piece this short (of its edge) is resolved as far as doubles go. */
+#define MIN_PIECE 1e-12
+/* Cuts per edge: 12 segments, three candidate points each, and the ends. */
+#define MAX_CUTS 38
+
+static double comp(magdyn_vec3 v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
+static magdyn_vec3 axis_vec(int a, double s)
+{
+    magdyn_vec3 v = magdyn_v3(0, 0, 0);
+    if (a == 0) v.x = s; else if (a == 1) v.y = s; else v.z = s;
+    return v;
+}
+
+
+/* src's potentials: phi = sum jn[g] Phi_g, A = sum jx[g] Phi_g (src frame) */
+typedef struct {
+    magdyn_vec3 half;
+    double jn[6];
+    magdyn_vec3 jx[6];
+} source;
+
+/* A line p0 + l d (l in [0, 1]) to integrate along, src frame.  On an edge
+ * of dst's charged face f (on_src 0): src's potentials phi and A, with d's
+ * direction dir, the face's outward normal nu in its plane and its normal
+ * n, its charge sigma [A/m] and its height an above dst's centre c; and
+ * the weights w[g] [A/m] of int Phi_g ds in the torque (the area term, by
+ * homogeneity).  On an edge of src (on_src 1): the potential of dst's
+ * face f, of weight w[0] in the torque. */
+typedef struct {
+    int on_src, face;
+    magdyn_vec3 p0, d, dir, nu, n, c;
+    double len, an, sigma;
+    magdyn_vec3 w[6];
+} edge;
+
+/* A segment c + s u, |s| <= h (u a unit vector): an edge of the other box,
+ * whose nearest points cut the lines. */
+typedef struct {
+    magdyn_vec3 c, u;
+    double h;
+} segment;
+
+typedef struct {
+    double l0, l1;
+    int edge;
+    unsigned char k0, k1;        /* the ends at kinks: points clustered there */
+    magdyn_vec3 f, t;            /* force, torque (src frame) */
+    double ef, et;               /* their error estimates */
+} piece;
+
+typedef struct {
+    const mdc_bnd_problem *p;
+    source s;
+    magdyn_mat3 back;            /* src frame -> dst frame */
+    edge *e;
+    int ne;
+} problem;
+
+/* phi and A of src at q */
+static void src_potentials(const source *s, magdyn_vec3 q, double pg[6], double *phi, magdyn_vec3 *a)
+{
+    int g;
+    mdc_box_potentials(s->half, q, pg);
+    *phi = 0.0;
+    *a = magdyn_v3(0, 0, 0);
+    for (g = 0; g < 6; g++) {
+        *phi += s->jn[g] * pg[g];
+        *a = magdyn_vec3_madd(*a, pg[g], s->jx[g]);
+    }
+}
+
+/* The integrand's values at parameter l of e: v[0] phi, v[1] A.t,
+ * v[2..4] a_t (A.t), v[5] phi (n x a_t).nu, v[6..11] Phi_g; on src's
+ * edges v[0] the potential of dst's face. */
+static void values(const problem *pr, const edge *e, double l, double v[12])
+{
+    magdyn_vec3 q = magdyn_vec3_madd(e->p0, l, e->d), a, lever;
+    double phi, at;
+    if (e->on_src) {
+        magdyn_vec3 r = magdyn_mat3_mulv(pr->back, magdyn_vec3_sub(q, pr->p->t));
+        v[0] = mdc_face_potential(pr->p->half_d, e->face, r);
+        return;
+    }
+    src_potentials(&pr->s, q, v + 6, &phi, &a);
+    lever = magdyn_vec3_sub(q, e->c);
+    lever = magdyn_vec3_madd(lever, -e->an, e->n);
+    at = magdyn_vec3_dot(a, e->dir);
+    v[0] = phi; v[1] = at;
+    v[2] = lever.x * at; v[3] = lever.y * at; v[4] = lever.z * at;
+    v[5] = phi * magdyn_vec3_dot(magdyn_vec3_cross(e->n, lever), e->nu);
+}
+
+/* Force and torque of the integrals v[] along e:
+ *   F = sigma (n int A.t - nu int phi),
+ *   T = sigma ([int a_t (A.t)] x n - a_n (n x nu) int phi - n int phi (n x a_t).nu)
+ *       + sum_g w_g int Phi_g,
+ * or on src's edges T = w_0 int Phi_Q. */
+static void terms(const edge *e, const double v[12], magdyn_vec3 *f, magdyn_vec3 *t)
+{
+    int g;
+    if (e->on_src) {
+        *f = magdyn_v3(0, 0, 0);
+        *t = magdyn_vec3_scale(e->w[0], v[0]);
+        return;
+    }
+    *f = magdyn_vec3_scale(magdyn_vec3_sub(magdyn_vec3_scale(e->n, v[1]), magdyn_vec3_scale(e->nu, v[0])),
+                           e->sigma);
+    *t = magdyn_vec3_cross(magdyn_v3(v[2], v[3], v[4]), e->n);
+    *t = magdyn_vec3_madd(*t, -e->an * v[0], magdyn_vec3_cross(e->n, e->nu));
+    *t = magdyn_vec3_madd(*t, -v[5], e->n);
+    *t = magdyn_vec3_scale(*t, e->sigma);
+    for (g = 0; g < 6; g++) *t = magdyn_vec3_madd(*t, v[6 + g], e->w[g]);
+}
+
+/* Gauss-Kronrod 7-15 over piece pc of its edge, its points clustered
+ * towards the ends at kinks (x ln x there): l = psi(t) with psi' = 0 at a
+ * kink, (3t - t^3)/2 for both ends, (1 + t)^2/2 - 1 for the first alone */
+static void eval_piece(const problem *pr, piece *pc)
+{
+    const edge *e = &pr->e[pc->edge];
+    double k[12] = {0}, g[12] = {0}, hl = 0.5 * (pc->l1 - pc->l0), ml = 0.5 * (pc->l0 + pc->l1);
+    int i, sgn, m, nv = e->on_src ? 1 : 12;
+    magdyn_vec3 fg, tg;
+    for (i = 0; i < 8; i++)
+        for (sgn = 0; sgn < (i < 7 ? 2 : 1); sgn++) {
+            double x = sgn ? -md_gk15_x[i] : md_gk15_x[i];
+            double psi = x, dpsi = 1.0, v[12];
+            if (pc->k0 && pc->k1) { psi = 0.5 * x * (3.0 - x * x); dpsi = 1.5 * (1.0 - x * x); }
+            else if (pc->k0) { psi = 0.5 * (1.0 + x) * (1.0 + x) - 1.0; dpsi = 1.0 + x; }
+            else if (pc->k1) { psi = 1.0 - 0.5 * (1.0 - x) * (1.0 - x); dpsi = 1.0 - x; }
+            values(pr, e, ml + hl * psi, v);
+            for (m = 0; m < nv; m++) {
+                k[m] += md_gk15_w[i] * dpsi * v[m];
+                if (i & 1) g[m] += md_g7_w[i / 2] * dpsi * v[m];
+            }
+        }
+    for (m = 0; m < nv; m++) { k[m] *= hl * e->len; g[m] *= hl * e->len; }
+    terms(e, k, &pc->f, &pc->t);
+    terms(e, g, &fg, &tg);
+    pc->ef = magdyn_vec3_norm(magdyn_vec3_sub(pc->f, fg));
+    pc->et = magdyn_vec3_norm(magdyn_vec3_sub(pc->t, tg));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The parameter of x's foot on e, as a cut, if inside e and x lies within
+ * CUT_NEAR of e's length; an x within END_NEAR of an end marks that end a
+ * kink (near[0], near[1]). */
+static void add_cut(const edge *e, magdyn_vec3 x, double *cuts, int *nc, int near[2])
+{
+    magdyn_vec3 w = magdyn_vec3_sub(x, e->p0);
+    double l = magdyn_vec3_dot(w, e->d) / (e->len * e->len);
+    double dist = magdyn_vec3_norm(magdyn_vec3_madd(w, -l, e->d));
+    if (l > 1e-9 && l < 1.0 - 1e-9 && dist < CUT_NEAR * e->len) cuts[(*nc)++] = l;
+    if (magdyn_vec3_norm(w) < END_NEAR * e->len) near[0] = 1;
+    if (magdyn_vec3_norm(magdyn_vec3_sub(w, e->d)) < END_NEAR * e->len) near[1] = 1;
+}
+
+/* The kinks along e: its points nearest the segments sg[0 .. ns) (to the
+ * segment's nearest point, and to its ends); sorted, from 0 to 1; near[]
+ * whether the ends are kinks too.  Returns their number. */
+static int edge_cuts(const edge *e, const segment *sg, int ns, double cuts[MAX_CUTS], int near[2])
+{
+    int nc = 0, i, m = 1;
+    near[0] = near[1] = 0;
+    cuts[nc++] = 0.0;
+    for (i = 0; i < ns; i++) {
+        magdyn_vec3 w0 = magdyn_vec3_sub(e->p0, sg[i].c);
+        double a = magdyn_vec3_dot(e->d, e->d), b = magdyn_vec3_dot(e->d, sg[i].u);
+        double dd = magdyn_vec3_dot(e->d, w0), ee = magdyn_vec3_dot(sg[i].u, w0), den = a - b * b;
+        if (den > 1e-12 * a) {
+            double s = (a * ee - b * dd) / den;
+            if (s > -sg[i].h && s < sg[i].h) add_cut(e, magdyn_vec3_madd(sg[i].c, s, sg[i].u), cuts, &nc, near);
+        }
+        add_cut(e, magdyn_vec3_madd(sg[i].c, sg[i].h, sg[i].u), cuts, &nc, near);
+        add_cut(e, magdyn_vec3_madd(sg[i].c, -sg[i].h, sg[i].u), cuts, &nc, near);
+    }
+    cuts[nc++] = 1.0;
+    qsort(cuts, (size_t)nc, sizeof *cuts, cmp_double);
+    for (i = 1; i < nc; i++)       /* drop duplicates */
+        if (cuts[i] - cuts[m - 1] > 1e-9) cuts[m++] = cuts[i];
+    cuts[m - 1] = 1.0;
+    return m;
+}
+
+/* src's 12 edges as segments; edge 4 d + 2 b1 + b2 runs along axis d at
+ * the sides b1 of axis d + 1 and b2 of axis d + 2 (bit set: the - side) */
+static void src_segments(magdyn_vec3 half, segment sg[12])
+{
+    int d, b1, b2;
+    for (d = 0; d < 3; d++)
+        for (b1 = 0; b1 < 2; b1++)
+            for (b2 = 0; b2 < 2; b2++) {
+                int d1 = (d + 1) % 3, d2 = (d + 2) % 3;
+                segment *x = &sg[4 * d + 2 * b1 + b2];
+                x->c = magdyn_vec3_add(axis_vec(d1, (b1 ? -1.0 : 1.0) * comp(half, d1)),
+                                       axis_vec(d2, (b2 ? -1.0 : 1.0) * comp(half, d2)));
+                x->u = axis_vec(d, 1.0);
+                x->h = comp(half, d);
+            }
+}
+
+/* The corners of dst's face f in src's frame, anticlockwise about its
+ * outward normal *n; *fc its centre. */
+static void face_corners(const mdc_bnd_problem *p, int f, magdyn_vec3 corner[4], magdyn_vec3 *n,
+                         magdyn_vec3 *fc)
+{
+    static const double cs[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+    int ax = f / 2, a1 = (ax + 1) % 3, a2 = (ax + 2) % 3, k;
+    double sp = (f & 1) ? -1.0 : 1.0;
+    magdyn_vec3 u1 = magdyn_mat3_mulv(p->rel, axis_vec(a1, comp(p->half_d, a1)));
+    magdyn_vec3 u2 = magdyn_mat3_mulv(p->rel, axis_vec(a2, comp(p->half_d, a2)));
+    *n = magdyn_mat3_mulv(p->rel, axis_vec(ax, sp));
+    *fc = magdyn_vec3_madd(p->t, comp(p->half_d, ax), *n);
+    for (k = 0; k < 4; k++) {
+        int kk = sp > 0.0 ? k : 3 - k;    /* the - face runs the other way round */
+        corner[k] = magdyn_vec3_add(*fc, magdyn_vec3_add(magdyn_vec3_scale(u1, cs[kk][0]),
+                                                         magdyn_vec3_scale(u2, cs[kk][1])));
+    }
+}
+
+/*
+ * The area term of the torque, sigma_f int_Q (A_t) dA = sigma_f sum_g
+ * (jx_g)_t I_g with I_g = int_Q Phi_g dA = int_Q int_P_g dA dA' / |q - q'|,
+ * goes to line integrals by homogeneity: scaling both faces about a point
+ * O of both planes scales I_g by lambda^3, and the derivative at lambda = 1
+ * moves only their edges (Reynolds), so
+ *     3 I_g = oint_dQ (q - O).nu Phi_g ds + oint_dP (p - O).nu_P Phi_Q dl,
+ * with (q - O).nu constant along each edge.  O: the point of the planes'
+ * common line nearest Q's centre fc.  Parallel planes that are one (to
+ * within COPLANAR) take fc; parallel planes apart have no such point:
+ * returns 0 (the caller falls back to the face cubature).
+ */
+static int pair_origin(const mdc_bnd_problem *p, magdyn_vec3 n, magdyn_vec3 fc, int g, magdyn_vec3 *o)
+{
+    int a = g / 2, a1 = (a + 1) % 3, a2 = (a + 2) % 3, k;
+    double sg = (g & 1) ? -1.0 : 1.0, d1 = magdyn_vec3_dot(n, fc), d2 = comp(p->half_s, a), u2;
+    magdyn_vec3 ng = axis_vec(a, sg), u = magdyn_vec3_cross(n, ng);
+    u2 = magdyn_vec3_norm2(u);
+    if (u2 >= PARALLEL_SIN * PARALLEL_SIN) {
+        magdyn_vec3 o0 = magdyn_vec3_scale(magdyn_vec3_add(magdyn_vec3_scale(magdyn_vec3_cross(ng, u), d1),
+                                                           magdyn_vec3_scale(magdyn_vec3_cross(u, n), d2)),
+                                           1.0 / u2);
+        *o = magdyn_vec3_madd(o0, magdyn_vec3_dot(magdyn_vec3_sub(fc, o0), u) / u2, u);
+        return 1;
+    }
+    for (k = 0; k < 4; k++) {
+        magdyn_vec3 x = magdyn_vec3_add(axis_vec(a, sg * comp(p->half_s, a)),
+                                        magdyn_vec3_add(axis_vec(a1, (k & 1 ? -1.0 : 1.0) * comp(p->half_s, a1)),
+                                                        axis_vec(a2, (k & 2 ? -1.0 : 1.0) * comp(p->half_s, a2))));
+        if (fabs(magdyn_vec3_dot(n, x) - d1) > COPLANAR * p->rel_tol * p->lever) return 0;
+    }
+    *o = fc;
+    return 1;
+}
+
+/* jx_g's part along the plane of normal n */
+static magdyn_vec3 tangential(magdyn_vec3 v, magdyn_vec3 n)
+{
+    return magdyn_vec3_madd(v, -magdyn_vec3_dot(v, n), n);
+}
+
+/* The lines round dst's charged face f and along src's edges for it,
+ * appended to pr->e (room for 16 more); 0 when a face of src is parallel
+ * to f's and apart (pair_origin). */
+static int face_lines(problem *pr, int f, double sigma)
+{
+    const mdc_bnd_problem *p = pr->p;
+    magdyn_vec3 corner[4], n, fc, o[6];
+    segment sg[12];
+    int k, g;
+    face_corners(p, f, corner, &n, &fc);
+    for (g = 0; g < 6; g++)
+        if (magdyn_vec3_norm2(pr->s.jx[g]) > 0.0 && !pair_origin(p, n, fc, g, &o[g])) return 0;
+    for (k = 0; k < 4; k++) {
+        edge *x = &pr->e[pr->ne++];
+        x->on_src = 0;
+        x->face = f;
+        x->p0 = corner[k];
+        x->d = magdyn_vec3_sub(corner[(k + 1) & 3], corner[k]);
+        x->len = magdyn_vec3_norm(x->d);
+        x->dir = magdyn_vec3_scale(x->d, 1.0 / x->len);
+        x->n = n;
+        x->nu = magdyn_vec3_cross(x->dir, n);
+        x->c = p->t;
+        x->an = comp(p->half_d, f / 2);
+        x->sigma = sigma;
+        for (g = 0; g < 6; g++)
+            x->w[g] = magdyn_vec3_norm2(pr->s.jx[g]) > 0.0
+                          ? magdyn_vec3_scale(tangential(pr->s.jx[g], n),
+                                              sigma / 3.0 * magdyn_vec3_dot(magdyn_vec3_sub(x->p0, o[g]), x->nu))
+                          : magdyn_v3(0, 0, 0);
+    }
+    src_segments(p->half_s, sg);
+    for (k = 0; k < 12; k++) {
+        int d = k / 4, b1 = (k >> 1) & 1, b2 = k & 1, d1 = (d + 1) % 3, d2 = (d + 2) % 3, j;
+        /* the faces of src meeting at edge k, and their outward normals there */
+        int gs[2] = {2 * d1 + b1, 2 * d2 + b2};
+        magdyn_vec3 nus[2] = {axis_vec(d2, b2 ? -1.0 : 1.0), axis_vec(d1, b1 ? -1.0 : 1.0)};
+        magdyn_vec3 p0 = magdyn_vec3_madd(sg[k].c, -sg[k].h, sg[k].u), w = magdyn_v3(0, 0, 0);
+        edge *x;
+        for (j = 0; j < 2; j++)
+            if (magdyn_vec3_norm2(pr->s.jx[gs[j]]) > 0.0)
+                w = magdyn_vec3_madd(w, sigma / 3.0 * magdyn_vec3_dot(magdyn_vec3_sub(p0, o[gs[j]]), nus[j]),
+                                     tangential(pr->s.jx[gs[j]], n));
+        if (magdyn_vec3_norm2(w) == 0.0) continue;
+        x = &pr->e[pr->ne++];
+        x->on_src = 1;
+        x->face = f;
+        x->p0 = p0;
+        x->d = magdyn_vec3_scale(sg[k].u, 2.0 * sg[k].h);
+        x->len = 2.0 * sg[k].h;
+        x->dir = sg[k].u;
+        x->w[0] = w;
+    }
+    return 1;
+}
+
+/* The segments whose nearest points cut edge e: src's edges for a line
+ * round a face of dst, that face's edges for a line along src's edge */
+static int cut_segments(const problem *pr, const edge *e, segment sg[12])
+{
+    magdyn_vec3 corner[4], n, fc;
+    int k;
+    if (!e->on_src) {
+        src_segments(pr->p->half_s, sg);
+        return 12;
+    }
+    face_corners(pr->p, e->face, corner, &n, &fc);
+    for (k = 0; k < 4; k++) {
+        magdyn_vec3 d = magdyn_vec3_sub(corner[(k + 1) & 3], corner[k]);
+        sg[k].h = 0.5 * magdyn_vec3_norm(d);
+        sg[k].c = magdyn_vec3_madd(corner[k], 0.5, d);
+        sg[k].u = magdyn_vec3_scale(d, 0.5 / sg[k].h);
+    }
+    return 4;
+}
+
+typedef struct {
+    magdyn_vec3 f, t;
+    double ef, et, mf, mt;
+} sums;
+
+static sums add_up(const piece *pc, size_t n)
+{
+    sums s = {{0, 0, 0}, {0, 0, 0}, 0, 0, 0, 0};
+    size_t i;
+    for (i = 0; i < n; i++) {
+        s.f = magdyn_vec3_add(s.f, pc[i].f);
+        s.t = magdyn_vec3_add(s.t, pc[i].t);
+        s.ef += pc[i].ef; s.et += pc[i].et;
+        s.mf += magdyn_vec3_norm(pc[i].f); s.mt += magdyn_vec3_norm(pc[i].t);
+    }
+    return s;
+}
+
+/* Room for one more piece: 0 out of budget or memory (*st says which) */
+static int reserve(piece **pc, size_t *cap, size_t n, size_t budget, magdyn_status *st)
+{
+    piece *q;
+    if (n < *cap) return 1;
+    if (2 * *cap > budget) { *st = MAGDYN_ENOCONV; return 0; }
+    if (!(q = realloc(*pc, 2 * *cap * sizeof **pc))) { *st = MAGDYN_ENOMEM; return 0; }
+    *pc = q;
+    *cap *= 2;
+    return 1;
+}
+
+/* The line integrals, cut at their kinks and refined, passes halving every
+ * piece whose estimate exceeds its share of the tolerance, until the
+ * summed estimates meet the force's and the torque's; *out: the totals
+ * (src frame). */
+static magdyn_status integrate(const problem *pr, sums *out)
+{
+    const mdc_bnd_problem *p = pr->p;
+    size_t cap = 128, n = 0, i;
+    piece *pc = malloc(cap * sizeof *pc);
+    magdyn_status st = MAGDYN_OK;
+    int k, c;
+    if (!pc) return MAGDYN_ENOMEM;
+    for (k = 0; k < pr->ne; k++) {
+        double cuts[MAX_CUTS];
+        segment sg[12];
+        int near[2], nc = edge_cuts(&pr->e[k], sg, cut_segments(pr, &pr->e[k], sg), cuts, near);
+        for (c = 0; c + 1 < nc; c++) {
+            if (!reserve(&pc, &cap, n, p->max_pieces, &st)) goto done;
+            pc[n].l0 = cuts[c]; pc[n].l1 = cuts[c + 1]; pc[n].edge = k;
+            pc[n].k0 = (unsigned char)(c > 0 || near[0]);
+            pc[n].k1 = (unsigned char)(c + 2 < nc || near[1]);
+            eval_piece(pr, &pc[n]);
+            n++;
+        }
+    }
+    for (;;) {
+        sums t = add_up(pc, n);
+        double tolf = p->rel_tol * magdyn_vec3_norm(t.f) + p->floor_f + ROUND_FLOOR * t.mf;
+        double tolt = p->rel_tol * fmax(magdyn_vec3_norm(t.t), magdyn_vec3_norm(t.f) * p->lever)
+                      + p->floor_f * p->lever + ROUND_FLOOR * t.mt;
+        size_t m = n;
+        *out = t;
+        if (!isfinite(t.ef + t.et + t.mf + t.mt)) { st = MAGDYN_ENOCONV; break; }
+        if (t.ef <= tolf && t.et <= tolt) break;
+        for (i = 0; i < m; i++) {
+            double mid;
+            if (!(pc[i].ef * (double)m > tolf || pc[i].et * (double)m > tolt) || pc[i].l1 - pc[i].l0 < MIN_PIECE)
+                continue;
+            if (!reserve(&pc, &cap, n, p->max_pieces, &st)) goto done;
+            mid = 0.5 * (pc[i].l0 + pc[i].l1);
+            pc[n] = pc[i];
+            pc[n].l0 = mid;
+            pc[n].k0 = 0;
+            pc[i].l1 = mid;
+            pc[i].k1 = 0;
+            eval_piece(pr, &pc[i]);
+            eval_piece(pr, &pc[n]);
+            n++;
+        }
+        if (n == m) break;     /* nothing left to halve: resolved as far as doubles go */
+    }
+done:
+    free(pc);
+    return st;
+}
+
+magdyn_status mdc_boundary_force_torque(const mdc_bnd_problem *p, double out[6])
+{
+    problem pr;
+    sums t;
+    double sigma[6];
+    int g, f, nf = 0;
+    magdyn_status st = MAGDYN_OK;
+    pr.p = p;
+    pr.s.half = p->half_s;
+    pr.back = magdyn_mat3_transpose(p->rel);
+    pr.ne = 0;
+    for (g = 0; g < 6; g++) {
+        magdyn_vec3 n = axis_vec(g / 2, (g & 1) ? -1.0 : 1.0);
+        pr.s.jn[g] = magdyn_vec3_dot(p->j_s, n) / (4.0 * MAGDYN_PI);
+        pr.s.jx[g] = magdyn_vec3_scale(magdyn_vec3_cross(p->j_s, n), 1.0 / (4.0 * MAGDYN_PI));
+    }
+    for (f = 0; f < 6; f++) {
+        sigma[f] = magdyn_vec3_dot(p->j_d, axis_vec(f / 2, (f & 1) ? -1.0 : 1.0)) / MAGDYN_MU0;
+        nf += sigma[f] != 0.0;
+    }
+    /* four lines round each charged face, twelve along src's edges */
+    if (!(pr.e = malloc((size_t)(nf > 0 ? nf : 1) * 16 * sizeof *pr.e))) return MAGDYN_ENOMEM;
+    for (f = 0; f < 6 && st == MAGDYN_OK; f++)
+        if (sigma[f] != 0.0 && !face_lines(&pr, f, sigma[f])) st = MAGDYN_ENOCONV;
+    if (st == MAGDYN_OK) st = integrate(&pr, &t);
+    free(pr.e);
+    if (st != MAGDYN_OK) return st;
+    t.f = magdyn_mat3_mulv(pr.back, t.f);
+    t.t = magdyn_mat3_mulv(pr.back, t.t);
+    out[0] = t.f.x; out[1] = t.f.y; out[2] = t.f.z;
+    out[3] = t.t.x; out[4] = t.t.y; out[5] = t.t.z;
+    return MAGDYN_OK;
+}

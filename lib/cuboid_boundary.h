@@ -1,0 +1,57 @@
+/*
+ * cuboid_boundary.h - private to libmagdyn (cuboid_boundary.c offers it to
+ * cuboid_force.c): force and torque on a uniformly magnetised box (dst) in
+ * the field of another (src), from integrals along the edges of dst's
+ * charged faces.
+ *
+ * Why: dst's surface charges sigma = M.n see B_src, F = sum_f sigma_f
+ * int_Q B dA over each charged face Q.  Near contact B_src has logarithms
+ * along src's edges, lines that cross Q at any angle, and an area cubature
+ * of B needs hundreds of regions.  Both of src's potentials are continuous
+ * (cuboid_potential.h), and on Q (outside src)
+ *     int_Q B.n dA = oint_dQ A.t ds            (Stokes, B = curl A),
+ *     int_Q B_t dA = -oint_dQ phi nu ds        (B = -grad phi; divergence
+ *                                               theorem in Q's plane),
+ * with t the boundary's direction (anticlockwise about n) and nu its
+ * outward normal in the plane.  For the torque about dst's centre c, with
+ * a = q - c = a_n n + a_t (a_n constant on Q),
+ *     int_Q a x B dA = [oint a_t (A.t) ds] x n + int_Q A_t dA
+ *                      - a_n n x oint phi nu ds - n oint phi (n x a_t).nu ds,
+ * where the area integral of A's tangential part (from int a_t B.n dA by
+ * parts) is a sum over src's faces g of int_Q int_P_g dA dA' / |q - q'|,
+ * which homogeneity turns into line integrals round Q and round P_g
+ * (cuboid_boundary.c, pair_origin).  Every integral is then along a line,
+ * of a continuous function with x ln x kinks at its points nearest the
+ * other box's edges: cut there, with Gauss-Kronrod 7-15 on pieces whose
+ * ends are clustered (psi(t) = (3t - t^3)/2), and halved where the
+ * estimates exceed their share of the tolerance.
+ */
+#ifndef MAGDYN_CUBOID_BOUNDARY_H
+#define MAGDYN_CUBOID_BOUNDARY_H
+
+#include <stddef.h>
+#include <magdyn/common.h>
+#include <magdyn/vec.h>
+
+typedef struct {
+    magdyn_mat3 rel;             /* dst body -> src body */
+    magdyn_vec3 t;               /* dst centre in src's body frame [m] */
+    magdyn_vec3 half_s, j_s;     /* src half extents [m], polarization [T] (src frame) */
+    magdyn_vec3 half_d, j_d;     /* dst's (dst frame) */
+    double rel_tol;              /* of the force, and of the torque or |F| lever */
+    double floor_f;              /* absolute floor of the force's tolerance [N] */
+    double lever;                /* dst's half diagonal [m] */
+    size_t max_pieces;           /* budget of line pieces */
+} mdc_bnd_problem;
+
+/*
+ * Force (out[0..2], N) and torque about dst's centre (out[3..5], N m) on
+ * dst, in dst's body frame, for dst outside src (touching allowed).
+ * MAGDYN_ENOCONV when the budget is spent, a value is not finite, or a
+ * charged face of dst is parallel to a face of src and apart from it
+ * (where the area term has no line form here); MAGDYN_ENOMEM.  out is
+ * written only on success.
+ */
+magdyn_status mdc_boundary_force_torque(const mdc_bnd_problem *p, double out[6]);
+
+#endif

@@ -1,0 +1,120 @@
+/* cuboid_potential.c - see cuboid_potential.h. */
+#include <math.h>
+#include "detmath.h"
+#include "cuboid_potential.h"
+
+static double comp(magdyn_vec3 v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
+
+/* y + sqrt(p2 + y^2) without cancellation for y < 0 (p2 > 0 there) */
+static double yr(double y, double p2, double r) { return y >= 0.0 ? y + r : p2 / (r - y); }
+
+/* The line-charge potential int dl / |q - p| of a segment from y = -h to
+ * h along its line, for q at offset y along it and p2 squared off it, with
+ * rm, rp the distances to the ends at -h and +h.  A line through q has a
+ * divergent potential and a zero coefficient wherever it is used: 0. */
+static double line_log(double y, double h, double p2, double rm, double rp)
+{
+    return p2 > 0.0 ? md_log(yr(y + h, p2, rm) / yr(y - h, p2, rp)) : 0.0;
+}
+
+/*
+ * The solid angle of the rectangle [-A, A] x [-B, B] from height w above
+ * it, with u, v the foot's in-plane coordinates and r[i][k] the distances
+ * to the corners (u - (+-A), v - (+-B)), i, k = 0 for +: the triangles
+ * (c0, c1, c2) and (c0, c2, c3) of the corners in turn have
+ * tan(Omega / 2) = N / D with N = 4 A B |w| and
+ * D = r0 r1 r2 + (R0.R1) r2 + (R0.R2) r1 + (R1.R2) r0; the half angles add
+ * as the arguments of D + i N, and their sum lies in [0, pi].
+ */
+static double solid_angle(double A, double B, double u, double v, double aw, double r[2][2])
+{
+    /* corners in turn: (+A, +B), (-A, +B), (-A, -B), (+A, -B) */
+    double cx[4] = {u - A, u + A, u + A, u - A}, cy[4] = {v - B, v - B, v + B, v + B};
+    double rr[4] = {r[0][0], r[1][0], r[1][1], r[0][1]}, ww = aw * aw, n = 4.0 * A * B * aw;
+    double d01 = cx[0] * cx[1] + cy[0] * cy[1] + ww, d02 = cx[0] * cx[2] + cy[0] * cy[2] + ww;
+    double d12 = cx[1] * cx[2] + cy[1] * cy[2] + ww, d03 = cx[0] * cx[3] + cy[0] * cy[3] + ww;
+    double d23 = cx[2] * cx[3] + cy[2] * cy[3] + ww;
+    double da = rr[0] * rr[1] * rr[2] + d01 * rr[2] + d02 * rr[1] + d12 * rr[0];
+    double db = rr[0] * rr[2] * rr[3] + d02 * rr[3] + d03 * rr[2] + d23 * rr[0];
+    return 2.0 * md_atan2(fabs(da * n + db * n), da * db - n * n);
+}
+
+/* Phi of the face on axis a at side bit bs, from the corner distances
+ * r[i][k] (i: side of a1, k: side of a2) and the four edge potentials
+ * lam[i] along a2 at a1 side i, lam[2 + k] along a1 at a2 side k. */
+static double face_sum(double A, double B, double u, double v, double w, double r[2][2],
+                       const double lam[4])
+{
+    double sum = 0.0, aw = fabs(w), dist[4] = {A - u, A + u, B - v, B + v};
+    int e;
+    for (e = 0; e < 4; e++)
+        if (dist[e] != 0.0) sum += dist[e] * lam[e];
+    if (aw > 0.0) sum -= aw * solid_angle(A, B, u, v, aw, r);
+    return sum;
+}
+
+void mdc_box_potentials(magdyn_vec3 h, magdyn_vec3 q, double phi[6])
+{
+    /* off[a][s]: q's offset along axis a from the box's side s (0: +, 1: -) */
+    double hh[3] = {h.x, h.y, h.z}, qq[3] = {q.x, q.y, q.z}, off[3][2], sq[3][2];
+    double r[2][2][2], lam[3][2][2];      /* r[bx][by][bz]; lam[d][b1][b2] */
+    int a, sx, sy, sz, d, b1, b2, g;
+    for (a = 0; a < 3; a++) {
+        off[a][0] = qq[a] - hh[a];
+        off[a][1] = qq[a] + hh[a];
+        sq[a][0] = off[a][0] * off[a][0];
+        sq[a][1] = off[a][1] * off[a][1];
+    }
+    for (sx = 0; sx < 2; sx++)
+        for (sy = 0; sy < 2; sy++)
+            for (sz = 0; sz < 2; sz++) r[sx][sy][sz] = sqrt(sq[0][sx] + sq[1][sy] + sq[2][sz]);
+    /* the edge along d at the sides b1 of d + 1 and b2 of d + 2, from its
+     * end at + (rp) to its end at - (rm) */
+    for (d = 0; d < 3; d++) {
+        int d1 = (d + 1) % 3, d2 = (d + 2) % 3;
+        for (b1 = 0; b1 < 2; b1++)
+            for (b2 = 0; b2 < 2; b2++) {
+                int s[3];
+                double rp, rm;
+                s[d1] = b1; s[d2] = b2;
+                s[d] = 0; rp = r[s[0]][s[1]][s[2]];
+                s[d] = 1; rm = r[s[0]][s[1]][s[2]];
+                lam[d][b1][b2] = line_log(qq[d], hh[d], sq[d1][b1] + sq[d2][b2], rm, rp);
+            }
+    }
+    for (g = 0; g < 6; g++) {
+        int a0 = g / 2, a1 = (a0 + 1) % 3, a2 = (a0 + 2) % 3, bs = g & 1, i, k, s[3];
+        double rf[2][2], lf[4];
+        s[a0] = bs;
+        for (i = 0; i < 2; i++)
+            for (k = 0; k < 2; k++) {
+                s[a1] = i; s[a2] = k;
+                rf[i][k] = r[s[0]][s[1]][s[2]];
+            }
+        /* along a2 (sides (a2 + 1, a2 + 2) = (a0, a1)); along a1 (sides (a2, a0)) */
+        lf[0] = lam[a2][bs][0]; lf[1] = lam[a2][bs][1];
+        lf[2] = lam[a1][0][bs]; lf[3] = lam[a1][1][bs];
+        phi[g] = face_sum(hh[a1], hh[a2], qq[a1], qq[a2], off[a0][bs], rf, lf);
+    }
+}
+
+double mdc_face_potential(magdyn_vec3 h, int g, magdyn_vec3 q)
+{
+    int a = g / 2, a1 = (a + 1) % 3, a2 = (a + 2) % 3, i, k;
+    double A = comp(h, a1), B = comp(h, a2), u = comp(q, a1), v = comp(q, a2);
+    double w = comp(q, a) - ((g & 1) ? -1.0 : 1.0) * comp(h, a), ww = w * w, r[2][2], lf[4];
+    for (i = 0; i < 2; i++)
+        for (k = 0; k < 2; k++) {
+            double x = u - (i ? -A : A), y = v - (k ? -B : B);
+            r[i][k] = sqrt(x * x + y * y + ww);
+        }
+    for (i = 0; i < 2; i++) {
+        double x = u - (i ? -A : A);
+        lf[i] = line_log(v, B, x * x + ww, r[i][1], r[i][0]);
+    }
+    for (k = 0; k < 2; k++) {
+        double y = v - (k ? -B : B);
+        lf[2 + k] = line_log(u, A, y * y + ww, r[1][k], r[0][k]);
+    }
+    return face_sum(A, B, u, v, w, r, lf);
+}
