@@ -53,48 +53,49 @@ static double face_sum(double A, double B, double u, double v, double w, double 
     return sum;
 }
 
+/* For face g (axis a = g/2, side bit g & 1; in-plane axes a1 = a + 1,
+ * a2 = a + 2): its corners r[i][k] (i: side of a1, k: side of a2) as
+ * indices bx | by << 1 | bz << 2 of the box's corners, and its edges'
+ * potentials lf[] as indices 4 d + 2 b1 + b2 of the box's edges (along d
+ * at the sides b1 of d + 1 and b2 of d + 2): along a2 at a1 = +A, -A,
+ * then along a1 at a2 = +B, -B. */
+static const unsigned char face_corner[6][2][2] = {
+    {{0, 4}, {2, 6}}, {{1, 5}, {3, 7}},     /* x: a1 = y, a2 = z */
+    {{0, 1}, {4, 5}}, {{2, 3}, {6, 7}},     /* y: a1 = z, a2 = x */
+    {{0, 2}, {1, 3}}, {{4, 6}, {5, 7}}};    /* z: a1 = x, a2 = y */
+static const unsigned char face_edge[6][4] = {
+    {8, 9, 4, 6}, {10, 11, 5, 7},           /* x: along z (sides x, y), along y (sides z, x) */
+    {0, 1, 8, 10}, {2, 3, 9, 11},           /* y: along x (sides y, z), along z (sides x, y) */
+    {4, 5, 0, 2}, {6, 7, 1, 3}};            /* z: along y (sides z, x), along x (sides y, z) */
+
 void mdc_box_potentials(magdyn_vec3 h, magdyn_vec3 q, double phi[6])
 {
     /* off[a][s]: q's offset along axis a from the box's side s (0: +, 1: -) */
-    double hh[3] = {h.x, h.y, h.z}, qq[3] = {q.x, q.y, q.z}, off[3][2], sq[3][2];
-    double r[2][2][2], lam[3][2][2];      /* r[bx][by][bz]; lam[d][b1][b2] */
-    int a, sx, sy, sz, d, b1, b2, g;
+    double hh[3] = {h.x, h.y, h.z}, qq[3] = {q.x, q.y, q.z}, off[3][2], sq[3][2], r[8], lam[12];
+    int a, c, d, b, g;
     for (a = 0; a < 3; a++) {
         off[a][0] = qq[a] - hh[a];
         off[a][1] = qq[a] + hh[a];
         sq[a][0] = off[a][0] * off[a][0];
         sq[a][1] = off[a][1] * off[a][1];
     }
-    for (sx = 0; sx < 2; sx++)
-        for (sy = 0; sy < 2; sy++)
-            for (sz = 0; sz < 2; sz++) r[sx][sy][sz] = sqrt(sq[0][sx] + sq[1][sy] + sq[2][sz]);
-    /* the edge along d at the sides b1 of d + 1 and b2 of d + 2, from its
-     * end at + (rp) to its end at - (rm) */
+    for (c = 0; c < 8; c++) r[c] = sqrt(sq[0][c & 1] + sq[1][(c >> 1) & 1] + sq[2][c >> 2]);
+    /* edge 4 d + 2 b1 + b2: from its end at + (corner bit d clear) to - */
     for (d = 0; d < 3; d++) {
         int d1 = (d + 1) % 3, d2 = (d + 2) % 3;
-        for (b1 = 0; b1 < 2; b1++)
-            for (b2 = 0; b2 < 2; b2++) {
-                int s[3];
-                double rp, rm;
-                s[d1] = b1; s[d2] = b2;
-                s[d] = 0; rp = r[s[0]][s[1]][s[2]];
-                s[d] = 1; rm = r[s[0]][s[1]][s[2]];
-                lam[d][b1][b2] = line_log(qq[d], hh[d], sq[d1][b1] + sq[d2][b2], rm, rp);
-            }
+        for (b = 0; b < 4; b++) {
+            int b1 = b >> 1, b2 = b & 1, cp = (b1 << d1) | (b2 << d2), cm = cp | (1 << d);
+            lam[4 * d + b] = line_log(qq[d], hh[d], sq[d1][b1] + sq[d2][b2], r[cm], r[cp]);
+        }
     }
     for (g = 0; g < 6; g++) {
-        int a0 = g / 2, a1 = (a0 + 1) % 3, a2 = (a0 + 2) % 3, bs = g & 1, i, k, s[3];
+        int a0 = g / 2, a1 = (a0 + 1) % 3, a2 = (a0 + 2) % 3;
         double rf[2][2], lf[4];
-        s[a0] = bs;
-        for (i = 0; i < 2; i++)
-            for (k = 0; k < 2; k++) {
-                s[a1] = i; s[a2] = k;
-                rf[i][k] = r[s[0]][s[1]][s[2]];
-            }
-        /* along a2 (sides (a2 + 1, a2 + 2) = (a0, a1)); along a1 (sides (a2, a0)) */
-        lf[0] = lam[a2][bs][0]; lf[1] = lam[a2][bs][1];
-        lf[2] = lam[a1][0][bs]; lf[3] = lam[a1][1][bs];
-        phi[g] = face_sum(hh[a1], hh[a2], qq[a1], qq[a2], off[a0][bs], rf, lf);
+        rf[0][0] = r[face_corner[g][0][0]]; rf[0][1] = r[face_corner[g][0][1]];
+        rf[1][0] = r[face_corner[g][1][0]]; rf[1][1] = r[face_corner[g][1][1]];
+        lf[0] = lam[face_edge[g][0]]; lf[1] = lam[face_edge[g][1]];
+        lf[2] = lam[face_edge[g][2]]; lf[3] = lam[face_edge[g][3]];
+        phi[g] = face_sum(hh[a1], hh[a2], qq[a1], qq[a2], off[a0][g & 1], rf, lf);
     }
 }
 
