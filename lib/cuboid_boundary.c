@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include "detmath.h"
 #include "cuboid_boundary.h"
+#include "cuboid_faces.h"
 #include "cuboid_potential.h"
 #include "gauss_kronrod.h"
 
@@ -18,6 +19,12 @@
 /* Parallel faces count as coplanar when src's face lies within this share
  * of rel_tol times dst's half diagonal of dst's face's plane. */
 #define COPLANAR 1e-3
+/* Parallel faces apart take the solid angle's term when src's face lies
+ * at one height from dst's face to within this share of dst's half
+ * diagonal (their normals agree to rounding). */
+#define PARALLEL_TILT 1e-12
+/* The share of the torque's tolerance left to the gap terms. */
+#define GAP_SHARE 0.25
 /* Relative rounding of the summed pieces (as the face cubature's). */
 #define ROUND_FLOOR 2e-9
 /* A piece this short (of its edge) is resolved as far as doubles go. */
@@ -70,12 +77,23 @@ typedef struct {
     double ef, et;               /* their error estimates */
 } piece;
 
+/* A charged face f of dst parallel to src's face g at height z [m] from
+ * it: the area term's part -z int_Q Omega_g dA / 3 (pair_origin), of
+ * weight w [A/m] in the torque. */
+typedef struct {
+    int f, g;
+    double z;
+    magdyn_vec3 w;
+} gap;
+
 typedef struct {
     const mdc_bnd_problem *p;
     source s;
     magdyn_mat3 back;            /* src frame -> dst frame */
     edge *e;
     int ne;
+    gap gaps[6 * 6];
+    int ngap;
 } problem;
 
 /* phi and A of src at q */
@@ -249,20 +267,28 @@ static void face_corners(const mdc_bnd_problem *p, int f, magdyn_vec3 corner[4],
  * The area term of the torque, sigma_f int_Q (A_t) dA = sigma_f sum_g
  * (jx_g)_t I_g with I_g = int_Q Phi_g dA = int_Q int_P_g dA dA' / |q - q'|,
  * goes to line integrals by homogeneity: scaling both faces about a point
- * O of both planes scales I_g by lambda^3, and the derivative at lambda = 1
- * moves only their edges (Reynolds), so
- *     3 I_g = oint_dQ (q - O).nu Phi_g ds + oint_dP (p - O).nu_P Phi_Q dl,
- * with (q - O).nu constant along each edge.  O: the point of the planes'
- * common line nearest Q's centre fc.  Parallel planes that are one (to
- * within COPLANAR) take fc; parallel planes apart have no such point:
- * returns 0 (the caller falls back to the face cubature).
+ * O of Q's plane scales I_g by lambda^3; at lambda = 1 the derivative moves
+ * their edges (Reynolds) and P_g's plane along its normal by its height z
+ * above O, so
+ *     3 I_g = oint_dQ (q - O).nu Phi_g ds + oint_dP (p - O).nu_P Phi_Q dl
+ *             + z int_P d/dn Phi_Q dA',
+ * with (q - O).nu constant along each edge.  O on both planes (their common
+ * line, at its point nearest Q's centre fc) leaves the first two.  Planes
+ * parallel and one (to within COPLANAR) take O = fc, z = 0; parallel and
+ * apart, O = fc and the last term -|z| int_Q Omega_P dA (Omega_P the solid
+ * angle of P_g), a line integral too (cf_boundary_gap): returns 2 and
+ * *z = |z|.  Planes at an angle below PARALLEL_SIN apart would put O far
+ * off and the normal derivative's integral is no solid angle: 0 (the
+ * caller falls back to the face cubature).
  */
-static int pair_origin(const mdc_bnd_problem *p, magdyn_vec3 n, magdyn_vec3 fc, int g, magdyn_vec3 *o)
+static int pair_origin(const mdc_bnd_problem *p, magdyn_vec3 n, magdyn_vec3 fc, int g, magdyn_vec3 *o, double *z)
 {
     int a = g / 2, a1 = (a + 1) % 3, a2 = (a + 2) % 3, k;
-    double sg = (g & 1) ? -1.0 : 1.0, d1 = magdyn_vec3_dot(n, fc), d2 = comp(p->half_s, a), u2;
+    double sg = (g & 1) ? -1.0 : 1.0, d1 = magdyn_vec3_dot(n, fc), d2 = comp(p->half_s, a), u2, hmin = INFINITY,
+           hmax = -INFINITY;
     magdyn_vec3 ng = axis_vec(a, sg), u = magdyn_vec3_cross(n, ng);
     u2 = magdyn_vec3_norm2(u);
+    *z = 0.0;
     if (u2 >= PARALLEL_SIN * PARALLEL_SIN) {
         magdyn_vec3 o0 = magdyn_vec3_scale(magdyn_vec3_add(magdyn_vec3_scale(magdyn_vec3_cross(ng, u), d1),
                                                            magdyn_vec3_scale(magdyn_vec3_cross(u, n), d2)),
@@ -274,10 +300,15 @@ static int pair_origin(const mdc_bnd_problem *p, magdyn_vec3 n, magdyn_vec3 fc, 
         magdyn_vec3 x = magdyn_vec3_add(axis_vec(a, sg * comp(p->half_s, a)),
                                         magdyn_vec3_add(axis_vec(a1, (k & 1 ? -1.0 : 1.0) * comp(p->half_s, a1)),
                                                         axis_vec(a2, (k & 2 ? -1.0 : 1.0) * comp(p->half_s, a2))));
-        if (fabs(magdyn_vec3_dot(n, x) - d1) > COPLANAR * p->rel_tol * p->lever) return 0;
+        double h = magdyn_vec3_dot(n, x) - d1;
+        hmin = fmin(hmin, h);
+        hmax = fmax(hmax, h);
     }
     *o = fc;
-    return 1;
+    if (fmax(fabs(hmin), fabs(hmax)) <= COPLANAR * p->rel_tol * p->lever) return 1;
+    if (hmax - hmin > PARALLEL_TILT * p->lever) return 0;
+    *z = fabs(0.5 * (hmin + hmax));
+    return 2;
 }
 
 /* jx_g's part along the plane of normal n */
@@ -287,8 +318,8 @@ static magdyn_vec3 tangential(magdyn_vec3 v, magdyn_vec3 n)
 }
 
 /* The lines round dst's charged face f and along src's edges for it,
- * appended to pr->e (room for 16 more); 0 when a face of src is parallel
- * to f's and apart (pair_origin). */
+ * appended to pr->e (room for 16 more), and its gap terms to pr->gaps;
+ * 0 when a face of src is nearly parallel to f's (pair_origin). */
 static int face_lines(problem *pr, int f, double sigma)
 {
     const mdc_bnd_problem *p = pr->p;
@@ -296,8 +327,19 @@ static int face_lines(problem *pr, int f, double sigma)
     segment sg[12];
     int k, g;
     face_corners(p, f, corner, &n, &fc);
-    for (g = 0; g < 6; g++)
-        if (magdyn_vec3_norm2(pr->s.jx[g]) > 0.0 && !pair_origin(p, n, fc, g, &o[g])) return 0;
+    for (g = 0; g < 6; g++) {
+        double z;
+        int kind;
+        if (magdyn_vec3_norm2(pr->s.jx[g]) == 0.0) continue;
+        if (!(kind = pair_origin(p, n, fc, g, &o[g], &z))) return 0;
+        if (kind == 2) {
+            gap *x = &pr->gaps[pr->ngap++];
+            x->f = f;
+            x->g = g;
+            x->z = z;
+            x->w = magdyn_vec3_scale(tangential(pr->s.jx[g], n), sigma / 3.0);
+        }
+    }
     for (k = 0; k < 4; k++) {
         edge *x = &pr->e[pr->ne++];
         x->on_src = 0;
@@ -394,9 +436,9 @@ static int reserve(piece **pc, size_t *cap, size_t n, size_t budget, magdyn_stat
 
 /* The line integrals, cut at their kinks and refined, passes halving every
  * piece whose estimate exceeds its share of the tolerance, until the
- * summed estimates meet the force's and the torque's; *out: the totals
- * (src frame). */
-static magdyn_status integrate(const problem *pr, sums *out)
+ * summed estimates meet the force's and share times the torque's; *out:
+ * the totals (src frame), *tol_t the torque's tolerance for them. */
+static magdyn_status integrate(const problem *pr, double share, sums *out, double *tol_t)
 {
     const mdc_bnd_problem *p = pr->p;
     size_t cap = 128, n = 0, i;
@@ -424,6 +466,8 @@ static magdyn_status integrate(const problem *pr, sums *out)
                       + p->floor_f * p->lever + ROUND_FLOOR * t.mt;
         size_t m = n;
         *out = t;
+        *tol_t = tolt;
+        tolt *= share;
         if (!isfinite(t.ef + t.et + t.mf + t.mt)) { st = MAGDYN_ENOCONV; break; }
         if (t.ef <= tolf && t.et <= tolt) break;
         for (i = 0; i < m; i++) {
@@ -448,17 +492,44 @@ done:
     return st;
 }
 
+/* The gap term of x: -z int_Q Omega_g dA times its weight (src frame), the
+ * integral to within tol [N m] of the torque (cf_boundary_gap, in the
+ * plane coordinates of src's face g, Q's corners anticlockwise there). */
+static magdyn_vec3 gap_term(const problem *pr, const gap *x, double tol)
+{
+    magdyn_vec3 corner[4], n, fc;
+    int a = x->g / 2, a1 = (a + 1) % 3, a2 = (a + 2) % 3, k;
+    double q[4][2], c[2] = {0.0, 0.0}, lin[6], err[2], area2 = 0.0;
+    double scale = magdyn_vec3_norm(x->w) * x->z;
+    face_corners(pr->p, x->f, corner, &n, &fc);
+    for (k = 0; k < 4; k++) {
+        q[k][0] = comp(corner[k], a1);
+        q[k][1] = comp(corner[k], a2);
+    }
+    for (k = 0; k < 4; k++) area2 += q[k][0] * q[(k + 1) & 3][1] - q[(k + 1) & 3][0] * q[k][1];
+    if (area2 < 0.0)
+        for (k = 0; k < 2; k++) {
+            double t0 = q[k][0], t1 = q[k][1];
+            q[k][0] = q[3 - k][0]; q[k][1] = q[3 - k][1];
+            q[3 - k][0] = t0; q[3 - k][1] = t1;
+        }
+    cf_boundary_gap(comp(pr->p->half_s, a1), comp(pr->p->half_s, a2), x->z, (const double (*)[2])q, c,
+                    scale > 0.0 ? tol / scale : INFINITY, INFINITY, lin, err);
+    return magdyn_vec3_scale(x->w, -x->z * lin[3]);
+}
+
 magdyn_status mdc_boundary_force_torque(const mdc_bnd_problem *p, double out[6])
 {
     problem pr;
     sums t;
-    double sigma[6];
+    double sigma[6], tol_t = 0.0;
     int g, f, nf = 0;
     magdyn_status st = MAGDYN_OK;
     pr.p = p;
     pr.s.half = p->half_s;
     pr.back = magdyn_mat3_transpose(p->rel);
     pr.ne = 0;
+    pr.ngap = 0;
     for (g = 0; g < 6; g++) {
         magdyn_vec3 n = axis_vec(g / 2, (g & 1) ? -1.0 : 1.0);
         pr.s.jn[g] = magdyn_vec3_dot(p->j_s, n) / (4.0 * MAGDYN_PI);
@@ -472,9 +543,12 @@ magdyn_status mdc_boundary_force_torque(const mdc_bnd_problem *p, double out[6])
     if (!(pr.e = malloc((size_t)(nf > 0 ? nf : 1) * 16 * sizeof *pr.e))) return MAGDYN_ENOMEM;
     for (f = 0; f < 6 && st == MAGDYN_OK; f++)
         if (sigma[f] != 0.0 && !face_lines(&pr, f, sigma[f])) st = MAGDYN_ENOCONV;
-    if (st == MAGDYN_OK) st = integrate(&pr, &t);
+    if (st == MAGDYN_OK) st = integrate(&pr, pr.ngap ? 1.0 - GAP_SHARE : 1.0, &t, &tol_t);
     free(pr.e);
     if (st != MAGDYN_OK) return st;
+    for (g = 0; g < pr.ngap; g++)
+        t.t = magdyn_vec3_add(t.t, gap_term(&pr, &pr.gaps[g], GAP_SHARE * tol_t / pr.ngap));
+    if (!isfinite(magdyn_vec3_norm(t.t))) return MAGDYN_ENOCONV;
     t.f = magdyn_mat3_mulv(pr.back, t.f);
     t.t = magdyn_mat3_mulv(pr.back, t.t);
     out[0] = t.f.x; out[1] = t.f.y; out[2] = t.f.z;

@@ -19,12 +19,14 @@
  *                      - a_n n x oint phi nu ds - n oint phi (n x a_t).nu ds,
  * where the area integral of A's tangential part (from int a_t B.n dA by
  * parts) is a sum over src's faces g of int_Q int_P_g dA dA' / |q - q'|,
- * which homogeneity turns into line integrals round Q and round P_g
- * (cuboid_boundary.c, pair_origin).  Every integral is then along a line,
- * of a continuous function with x ln x kinks at its points nearest the
- * other box's edges: cut there, with Gauss-Kronrod 7-15 on pieces whose
- * ends are clustered (psi(t) = (3t - t^3)/2), and halved where the
- * estimates exceed their share of the tolerance.
+ * which homogeneity turns into line integrals round Q and round P_g, and
+ * for parallel faces apart the integral of P_g's solid angle over Q, itself
+ * a line integral (cuboid_faces.h) (cuboid_boundary.c, pair_origin).
+ * Every integral is then along a line, of a continuous function with
+ * x ln x kinks at its points nearest the other box's edges: cut there,
+ * with Gauss-Kronrod 7-15 on pieces whose points cluster towards the
+ * kinks (psi' = 0 there), and halved where the estimates exceed their
+ * share of the tolerance.
  */
 #ifndef MAGDYN_CUBOID_BOUNDARY_H
 #define MAGDYN_CUBOID_BOUNDARY_H
@@ -48,8 +50,9 @@ typedef struct {
  * Force (out[0..2], N) and torque about dst's centre (out[3..5], N m) on
  * dst, in dst's body frame, for dst outside src (touching allowed).
  * MAGDYN_ENOCONV when the budget is spent, a value is not finite, or a
- * charged face of dst is parallel to a face of src and apart from it
- * (where the area term has no line form here); MAGDYN_ENOMEM.  out is
+ * charged face of dst is nearly parallel to a face of src (within 0.05
+ * rad, not exactly) and apart from it (where the area term has no line
+ * form here); MAGDYN_ENOMEM.  out is
  * written only on success.
  */
 magdyn_status mdc_boundary_force_torque(const mdc_bnd_problem *p, double out[6]);

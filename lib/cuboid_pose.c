@@ -10,6 +10,9 @@
 #include "cuboid_cubature.h"
 #include "cuboid_pose.h"
 
+/* Faces whose normals agree to within this cosine count as parallel. */
+#define PARALLEL_COS (1.0 - 1e-9)
+
 static double comp(magdyn_vec3 v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
 
 /* Largest signed separation of the boxes over the 15 axes of the SAT, with
@@ -230,4 +233,29 @@ int mdc_pose_singular_point(magdyn_mat3 rel, magdyn_vec3 t, magdyn_vec3 half_s, 
     }
     *ndir = n;
     return 1;
+}
+
+/* 1 when a charged face of dst is parallel to a charged face of src (to
+ * within PARALLEL_COS) */
+static int charged_faces_parallel(const magdyn_cuboid *src, const magdyn_cuboid *dst, magdyn_mat3 rel)
+{
+    int a, b;
+    for (a = 0; a < 3; a++) {
+        magdyn_vec3 n = magdyn_v3(rel.m[0][a], rel.m[1][a], rel.m[2][a]);   /* dst axis a, src frame */
+        if (comp(dst->polarization, a) == 0.0) continue;
+        for (b = 0; b < 3; b++)
+            if (comp(src->polarization, b) != 0.0 && fabs(comp(n, b)) >= PARALLEL_COS) return 1;
+    }
+    return 0;
+}
+
+int mdc_pose_lines_first(const magdyn_cuboid *src, const magdyn_cuboid *dst, double near)
+{
+    magdyn_mat3 rs = magdyn_quat_to_mat3(src->orientation), rd = magdyn_quat_to_mat3(dst->orientation);
+    magdyn_mat3 rel = magdyn_mat3_mul(magdyn_mat3_transpose(rs), rd);
+    magdyn_vec3 t = magdyn_mat3_mulv(magdyn_mat3_transpose(rs), magdyn_vec3_sub(dst->center, src->center));
+    magdyn_vec3 axis;
+    double sep = mdc_pose_separation(rel, t, src->half, dst->half, &axis);
+    return sep < near * fmin(magdyn_vec3_norm(src->half), magdyn_vec3_norm(dst->half))
+           && !charged_faces_parallel(src, dst, rel);
 }

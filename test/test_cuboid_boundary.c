@@ -15,7 +15,8 @@
  * up to 1 mm apart, against the same integrals from the other side
  * (Newton's third law, T_src = -T_dst - (c_src - c_dst) x F), to 1e-8;
  * (5) apart, against a brute-force cubature of sigma B over dst's charged
- * faces, to 1e-7; (6) a charged face parallel to a src face and apart is
+ * faces, to 1e-7, also with charged faces parallel to src's current faces
+ * and apart (the solid angle's term); (6) nearly parallel and apart is
  * declined (MAGDYN_ENOCONV), the output untouched.
  */
 #include <check.h>
@@ -354,13 +355,36 @@ START_TEST(apart_against_brute_force)
 }
 END_TEST
 
-START_TEST(parallel_faces_apart_are_declined)
+/* dst turned a quarter about y: its charged faces are parallel to src's
+ * x faces, which carry src's currents, and apart from them (the solid
+ * angle's term of the area integral) */
+START_TEST(parallel_faces_apart)
 {
-    /* dst turned a quarter about y: its charged faces face src's x faces,
-     * which carry src's currents, 3 mm above src */
+    magdyn_cuboid s = box(HALF, magdyn_v3(0, 0, 1.3), magdyn_v3(0, 0, 0), magdyn_quat_identity());
+    magdyn_vec3 off[3] = {{0.001, 0.0005, 0.0045}, {0.0075, 0.001, 0.0}, {0.003, -0.002, 0.0046}};
+    int i;
+    for (i = 0; i < 3; i++) {
+        magdyn_cuboid d = box(magdyn_v3(0.002, 0.0015, 0.0025), magdyn_v3(0, 0.2, 1.1), off[i],
+                              magdyn_quat_from_axis_angle(magdyn_v3(0, 1, 0), 0.5 * MAGDYN_PI));
+        magdyn_vec3 f, t, fr, tr;
+        double scale;
+        brute_force(&s, &d, &fr, &tr);
+        ck_assert_int_eq(lines(&s, &d, 1e-10, &f, &t), MAGDYN_OK);
+        scale = magdyn_vec3_norm(fr);
+        ck_assert_msg(magdyn_vec3_norm(magdyn_vec3_sub(f, fr)) <= 1e-7 * scale, "pose %d: F off by %g", i,
+                      magdyn_vec3_norm(magdyn_vec3_sub(f, fr)) / scale);
+        ck_assert_msg(magdyn_vec3_norm(magdyn_vec3_sub(t, tr)) <= 1e-7 * scale * magdyn_vec3_norm(d.half),
+                      "pose %d: T off by %g", i, magdyn_vec3_norm(magdyn_vec3_sub(t, tr)) / (scale * magdyn_vec3_norm(d.half)));
+    }
+}
+END_TEST
+
+/* nearly parallel (0.01 rad) and apart: declined, the output untouched */
+START_TEST(nearly_parallel_faces_are_declined)
+{
     magdyn_cuboid s = box(HALF, magdyn_v3(0, 0, 1.3), magdyn_v3(0, 0, 0), magdyn_quat_identity());
     magdyn_cuboid d = box(HALF, magdyn_v3(0, 0, 1.3), magdyn_v3(0.001, 0, 0.01),
-                          magdyn_quat_from_axis_angle(magdyn_v3(0, 1, 0), 0.5 * MAGDYN_PI));
+                          magdyn_quat_from_axis_angle(magdyn_v3(0, 1, 0), 0.5 * MAGDYN_PI + 0.01));
     mdc_bnd_problem p = problem_of(&s, &d, 1e-6);
     double out[6] = {1, 2, 3, 4, 5, 6};
     ck_assert_int_eq(mdc_boundary_force_torque(&p, out), MAGDYN_ENOCONV);
@@ -380,7 +404,8 @@ static Suite *suite(void)
     tcase_add_test(c, aligned_against_akoun_yonnet);
     tcase_add_test(c, newtons_third_law);
     tcase_add_test(c, apart_against_brute_force);
-    tcase_add_test(c, parallel_faces_apart_are_declined);
+    tcase_add_test(c, parallel_faces_apart);
+    tcase_add_test(c, nearly_parallel_faces_are_declined);
     suite_add_tcase(s, c);
     return s;
 }

@@ -122,9 +122,9 @@ MAGDYN_API magdyn_vec3 magdyn_cuboid_moment(const magdyn_cuboid *c);
  * (M = J/mu0), and F = sum over faces of the integral of sigma B_src dA,
  * T = integral of (r - c) x sigma B_src dA with B_src the exact field of
  * src (magdyn_cuboid_field; on a shared face the limit from dst's side).
- * Boxes closer than half the smaller one's half diagonal (and farther ones
- * whose face cubature, below, does not finish within 32 rectangles) are
- * integrated along lines: outside src, B_src = curl A = -grad phi with
+ * Boxes closer than half the smaller one's half diagonal with no charged
+ * faces parallel (and the others whose face cubature, below, does not
+ * finish within 32 rectangles) are integrated along lines: outside src, B_src = curl A = -grad phi with
  * src's closed-form, continuous vector and scalar potentials, so Stokes'
  * theorem (normal field) and the divergence theorem in the face's plane
  * (in-plane field) turn each charged face's integrals into integrals round
@@ -132,8 +132,9 @@ MAGDYN_API magdyn_vec3 magdyn_cuboid_moment(const magdyn_cuboid *c);
  * integrals round the faces of both boxes; adaptive Gauss-Kronrod 7-15,
  * the lines cut at their points nearest the other box's edges.  Some
  * 0.1-0.2 ms touching at any tolerance, errors far below it.  Plates
- * polarised across their thickness and charged faces parallel to a face of
- * src and apart from it are left to the cubature.
+ * polarised across their thickness, and charged faces nearly parallel to
+ * a face of src (within 0.05 rad, not exactly) and apart from it, are left
+ * to the cubature.
  * A charged dst face lying on a charged src face (face-on-face contact at
  * any twist or offset) gets that pair exactly: overlap area and first
  * moment for the normal field, line integrals of the face's potential
