@@ -15,7 +15,7 @@
 #define END_NEAR 0.25
 /* Below this sine of their angle, a face of dst and a face of src count
  * as parallel (their planes' common line would lie far away). */
-#define PARALLEL_SIN 0.05
+#define PARALLEL_SIN 0.01
 /* Parallel faces count as coplanar when src's face lies within this share
  * of rel_tol times dst's half diagonal of dst's face's plane. */
 #define COPLANAR 1e-3

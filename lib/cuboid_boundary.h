@@ -50,7 +50,7 @@ typedef struct {
  * Force (out[0..2], N) and torque about dst's centre (out[3..5], N m) on
  * dst, in dst's body frame, for dst outside src (touching allowed).
  * MAGDYN_ENOCONV when the budget is spent, a value is not finite, or a
- * charged face of dst is nearly parallel to a face of src (within 0.05
+ * charged face of dst is nearly parallel to a face of src (within 0.01
  * rad, not exactly) and apart from it (where the area term has no line
  * form here); MAGDYN_ENOMEM.  out is
  * written only on success.

@@ -276,10 +276,24 @@ static magdyn_cuboid place(const magdyn_cuboid *src, magdyn_cuboid d, magdyn_vec
     return d;
 }
 
+/* lines(src, dst, 1e-10): 1 when they decline the pose (a charged face
+ * nearly parallel to one of src's and apart), which magdyn_cuboid_force_torque
+ * must then still give */
+static int declined(const magdyn_cuboid *src, const magdyn_cuboid *dst, magdyn_vec3 *f, magdyn_vec3 *t)
+{
+    magdyn_status s = lines(src, dst, 1e-10, f, t);
+    if (s == MAGDYN_ENOCONV) {
+        ck_assert_int_eq(magdyn_cuboid_force_torque(src, dst, 1e-6, f, t), MAGDYN_OK);
+        return 1;
+    }
+    ck_assert_int_eq(s, MAGDYN_OK);
+    return 0;
+}
+
 START_TEST(newtons_third_law)
 {
     test_rng r = {0x5eed0005u};
-    int i;
+    int i, ndeclined = 0;
     for (i = 0; i < test_count(40); i++) {
         magdyn_vec3 js = i % 4 == 3 ? magdyn_v3(0.5, 0.0, 1.1) : magdyn_v3(0, 0, 1.3);
         magdyn_cuboid s = box(test_rng_vec3(&r, 0.001, 0.005), js, magdyn_v3(0, 0, 0), magdyn_quat_identity());
@@ -289,8 +303,10 @@ START_TEST(newtons_third_law)
         double scale;
         magdyn_vec3_normalize(dir, &dir);
         d = place(&s, d, dir, i % 2 ? 0.0 : test_rng_range(&r, 0.0, 0.001));
-        ck_assert_int_eq(lines(&s, &d, 1e-10, &fd, &td), MAGDYN_OK);
-        ck_assert_int_eq(lines(&d, &s, 1e-10, &fs, &ts), MAGDYN_OK);
+        if (declined(&s, &d, &fd, &td) || declined(&d, &s, &fs, &ts)) {
+            ndeclined++;
+            continue;
+        }
         scale = magdyn_vec3_norm(fd);
         ck_assert_msg(magdyn_vec3_norm(magdyn_vec3_add(fd, fs)) <= 1e-8 * scale, "pair %d: F_src + F_dst = %g of |F|",
                       i, magdyn_vec3_norm(magdyn_vec3_add(fd, fs)) / scale);
@@ -299,6 +315,9 @@ START_TEST(newtons_third_law)
                       "pair %d: torque balance off by %g of |F| |h|", i,
                       magdyn_vec3_norm(tbal) / (scale * magdyn_vec3_norm(d.half)));
     }
+    /* the declined cone (0.01 rad about each of four axes, either way) is
+     * some 1e-4 of the orientations */
+    ck_assert_int_le(ndeclined, 1);
 }
 END_TEST
 
@@ -361,11 +380,13 @@ END_TEST
 START_TEST(parallel_faces_apart)
 {
     magdyn_cuboid s = box(HALF, magdyn_v3(0, 0, 1.3), magdyn_v3(0, 0, 0), magdyn_quat_identity());
-    magdyn_vec3 off[3] = {{0.001, 0.0005, 0.0045}, {0.0075, 0.001, 0.0}, {0.003, -0.002, 0.0046}};
+    magdyn_vec3 off[4] = {{0.001, 0.0005, 0.0045}, {0.0075, 0.001, 0.0}, {0.003, -0.002, 0.0046}, {0.0076, 0.001, 0.0}};
     int i;
-    for (i = 0; i < 3; i++) {
+    for (i = 0; i < 4; i++) {
+        /* the last 0.012 rad off parallel: the planes' common line some 30
+         * sizes away */
         magdyn_cuboid d = box(magdyn_v3(0.002, 0.0015, 0.0025), magdyn_v3(0, 0.2, 1.1), off[i],
-                              magdyn_quat_from_axis_angle(magdyn_v3(0, 1, 0), 0.5 * MAGDYN_PI));
+                              magdyn_quat_from_axis_angle(magdyn_v3(0, 1, 0), 0.5 * MAGDYN_PI + (i == 3 ? 0.012 : 0.0)));
         magdyn_vec3 f, t, fr, tr;
         double scale;
         brute_force(&s, &d, &fr, &tr);

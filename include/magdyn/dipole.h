@@ -133,7 +133,7 @@ MAGDYN_API magdyn_vec3 magdyn_cuboid_moment(const magdyn_cuboid *c);
  * the lines cut at their points nearest the other box's edges.  Some
  * 0.1-0.2 ms touching at any tolerance, errors far below it.  Plates
  * polarised across their thickness, and charged faces nearly parallel to
- * a face of src (within 0.05 rad, not exactly) and apart from it, are left
+ * a face of src (within 0.01 rad, not exactly) and apart from it, are left
  * to the cubature.
  * A charged dst face lying on a charged src face (face-on-face contact at
  * any twist or offset) gets that pair exactly: overlap area and first
