@@ -2,7 +2,8 @@
  * bench/dipole_cuboid.c - cost of the cuboid field and of the force and
  * torque between two magnets: point dipoles, the Akoun-Yonnet closed form
  * (with its torque extension, the path of aligned magnets), and the general
- * extended-body path (exact face-on-face pair plus adaptive cubature) at
+ * extended-body path (line integrals near contact, exact face-on-face pair
+ * plus adaptive cubature for stacks and apart) at
  * 1e-4 (and 1e-6), touching and 5 mm apart; and the interaction energy
  * (magdyn_magnets_energy, adaptive cubature) in the same poses.
  * Magnets: 10 mm NdFeB cubes, J = 1.2 T (issue 3's example).

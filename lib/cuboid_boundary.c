@@ -1,7 +1,6 @@
 /* cuboid_boundary.c - see cuboid_boundary.h. */
 #include <math.h>
 #include <stdlib.h>
-#include "detmath.h"
 #include "cuboid_boundary.h"
 #include "cuboid_faces.h"
 #include "cuboid_potential.h"
@@ -39,7 +38,6 @@ static magdyn_vec3 axis_vec(int a, double s)
     if (a == 0) v.x = s; else if (a == 1) v.y = s; else v.z = s;
     return v;
 }
-
 
 /* src's potentials: phi = sum jn[g] Phi_g, A = sum jx[g] Phi_g (src frame) */
 typedef struct {
