@@ -8,7 +8,7 @@
 
 /* A segment (an edge of the other box) within this share of an edge's
  * length cuts it at the nearest point: the integrands' kinks sit there. */
-#define CUT_NEAR 0.5
+#define CUT_NEAR 0.2
 /* A segment within this share of an edge's length of its end makes the
  * end a kink. */
 #define END_NEAR 0.25
