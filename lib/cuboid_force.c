@@ -18,12 +18,13 @@
  *
  * Near contact, where no charged faces are parallel (those are stacks,
  * which the cubature below does exactly and faster), the charged faces
- * are integrated along lines instead (cuboid_boundary.h): src's potentials are continuous, and Stokes' and
- * the divergence theorem move every integral onto lines round the faces,
- * whose kinks are points.  Over 200 random turned pairs 0-10 um apart that
- * takes 0.12-0.16 ms at 1e-2 to 1e-6 with errors below 0.02 of the
- * tolerance, where the face cubature below took 0.08 ms at 1e-3 and 0.34
- * ms at 1e-5 and missed the tolerance by up to 4 times.  Apart it is the
+ * are integrated along lines instead (cuboid_boundary.h): src's
+ * potentials are continuous, and Stokes' and the divergence theorem move
+ * every integral onto lines round the faces, whose kinks are points.
+ * Over 200 random turned pairs 0-10 um apart that takes 0.09-0.13 ms at
+ * 1e-2 to 1e-6 with errors below 0.02 of the tolerance, where the face
+ * cubature below took 0.08 ms at 1e-3 and 0.34 ms at 1e-5 and missed the
+ * tolerance by up to 4 times.  Apart it is the
  * other way round (the lines' fixed cost of some 0.08 ms against 0.01-0.03
  * ms), so there the cubature goes first with a small budget (both_sides).
  * The rest of this note is the cubature's.
@@ -226,7 +227,7 @@ static magdyn_status cubature_round(const magdyn_cuboid *src, const magdyn_cuboi
 
 /*
  * Near contact the line integrals (cuboid_boundary.h) come first: their
- * cost hardly depends on the pose or the tolerance, some 100-150 us for
+ * cost hardly depends on the pose or the tolerance, some 90-130 us for
  * boxes touching at any tolerance, where the face cubature takes 80 us at
  * 1e-3 but 340 us at 1e-5, and misses the tolerance by up to 4 times.
  * Apart (beyond LINES_NEAR of the smaller box's half diagonal), and for
