@@ -24,9 +24,9 @@
  * Over 200 random turned pairs 0-10 um apart that takes 0.09-0.13 ms at
  * 1e-2 to 1e-6 with errors below 0.02 of the tolerance, where the face
  * cubature below took 0.08 ms at 1e-3 and 0.34 ms at 1e-5 and missed the
- * tolerance by up to 4 times.  Apart it is the
- * other way round (the lines' fixed cost of some 0.08 ms against 0.01-0.03
- * ms), so there the cubature goes first with a small budget (both_sides).
+ * tolerance by up to 4 times.  Apart it is the other way round (the
+ * lines' fixed cost of 0.05-0.09 ms against 0.01-0.03 ms), so there the
+ * cubature goes first with a small budget (both_sides).
  * The rest of this note is the cubature's.
  *
  * Magnets lying face on face are the case that matters most and was the
@@ -56,14 +56,15 @@
  * right angles), B_src has logarithmic singularities on dst's faces; the
  * bisection grades the mesh towards them geometrically, which is still slow
  * (0.3-2 ms at 1e-4).  An edge of src near a charged face of dst and not
- * lying on it (edges crossing, a corner near a face) makes the integrand nearly singular along the
- * edge's projection on the face, a line at any angle to the face's sides,
- * which halving along the sides follows only with many regions: the face's
- * first regions are cut along that line (mdc_cub_split_chord), or about a
- * corner of src into a fan of triangles along its edges (mdc_cub_fan), so
- * that the bisection grades towards the regions' own sides.  Over the
- * forces of the first 5 ms of an extended pile of 8 cubes that takes 1.5
- * times less time, and 2-3 times fewer regions for edges crossing.
+ * lying on it (edges crossing, a corner near a face) makes the integrand
+ * nearly singular along the edge's projection on the face, a line at any
+ * angle to the face's sides, which halving along the sides follows only
+ * with many regions: the face's first regions are cut along that line
+ * (mdc_cub_split_chord), or about a corner of src into a fan of triangles
+ * along its edges (mdc_cub_fan), so that the bisection grades towards the
+ * regions' own sides.  Over the forces of the first 5 ms of an extended
+ * pile of 8 cubes that takes 1.5 times less time, and 2-3 times fewer
+ * regions for edges crossing.
  *
  * The aligned, parallel-polarization case takes force and torque from the
  * Akoun-Yonnet closed form and its extension to the torque
