@@ -87,7 +87,6 @@
 
 #define MIN_REGIONS 512          /* first region budget of one side */
 #define QUICK_REGIONS 32         /* the face cubature's budget before the line integrals */
-#define LINES 0                  /* force_torque's budget for the line integrals */
 #define MAX_LINE_PIECES 4096     /* their budget of pieces */
 /* Boxes closer than this share of the smaller one's half diagonal go to
  * the line integrals first. */
@@ -182,6 +181,23 @@ static double norm3(const double *v) { return sqrt(v[0] * v[0] + v[1] * v[1] + v
  * returned to the caller) */
 #define PREFER_SWAP 1
 
+/* dst seen from src, as every integrator of the pair takes it */
+typedef struct {
+    magdyn_mat3 rd;        /* dst's orientation: its frame to the world's */
+    magdyn_mat3 rel;       /* dst's frame to src's */
+    magdyn_vec3 t;         /* dst's centre in src's frame [m], out of a rounding-sized overlap */
+    magdyn_vec3 axis;      /* the separating axis (src frame) */
+    double sep;            /* the separation along it [m] (< 0 overlapping) */
+    double ls, ld;         /* half diagonals [m] */
+    double floor_f;        /* absolute floor of the force's tolerance [N] */
+} pair_pose;
+
+static magdyn_status prepare(const magdyn_cuboid *src, const magdyn_cuboid *dst, double rel_tol,
+                            pair_pose *pp);
+static int trivial(const magdyn_cuboid *src, const magdyn_cuboid *dst, const pair_pose *pp, double rel_tol,
+                   magdyn_vec3 *force, magdyn_vec3 *torque);
+static magdyn_status lines(const magdyn_cuboid *src, const magdyn_cuboid *dst, const pair_pose *pp,
+                           double rel_tol, magdyn_vec3 *force, magdyn_vec3 *torque);
 static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid *dst, double rel_tol,
                                   int may_prefer, size_t budget, magdyn_vec3 *force, magdyn_vec3 *torque);
 
@@ -246,14 +262,17 @@ static magdyn_status cubature_round(const magdyn_cuboid *src, const magdyn_cuboi
 static magdyn_status both_sides(const magdyn_cuboid *src, const magdyn_cuboid *dst,
                                 double rel_tol, magdyn_vec3 *force, magdyn_vec3 *torque)
 {
+    pair_pose pp;
     size_t budget;
     magdyn_status s;
     int first = 0;    /* 0: as given, 1: swapped */
-    if (!mdc_pose_lines_first(src, dst, LINES_NEAR)) {
+    if ((s = prepare(src, dst, rel_tol, &pp)) != MAGDYN_OK) return s;
+    if (trivial(src, dst, &pp, rel_tol, force, torque)) return MAGDYN_OK;
+    if (!mdc_pose_lines_first(src, dst, pp.rel, pp.sep, LINES_NEAR)) {
         s = cubature_round(src, dst, rel_tol, QUICK_REGIONS, 1, &first, force, torque);
         if (s != MAGDYN_ENOCONV) return s;
     }
-    s = force_torque(src, dst, rel_tol, 0, LINES, force, torque);
+    s = lines(src, dst, &pp, rel_tol, force, torque);
     if (s != MAGDYN_ENOCONV) return s;
     for (budget = MIN_REGIONS; budget <= MAX_REGIONS; budget *= 8)
         if ((s = cubature_round(src, dst, rel_tol, budget, budget == MIN_REGIONS, &first, force, torque))
@@ -448,6 +467,75 @@ static int face_starts(const cf_problem *pb, const magdyn_cuboid *dst, double se
     return nstart;
 }
 
+/* check_input, then dst's pose seen from src; a rounding-sized overlap is
+ * taken as touching by moving dst out along the separating axis (touching
+ * is fine, interpenetration is not: MAGDYN_EOVERLAP). */
+static magdyn_status prepare(const magdyn_cuboid *src, const magdyn_cuboid *dst, double rel_tol,
+                            pair_pose *pp)
+{
+    magdyn_mat3 rs;
+    magdyn_status s;
+    if ((s = check_input(src, dst, rel_tol)) != MAGDYN_OK) return s;
+    rs = magdyn_quat_to_mat3(src->orientation);
+    pp->rd = magdyn_quat_to_mat3(dst->orientation);
+    pp->rel = magdyn_mat3_mul(magdyn_mat3_transpose(rs), pp->rd);
+    pp->t = magdyn_mat3_mulv(magdyn_mat3_transpose(rs), magdyn_vec3_sub(dst->center, src->center));
+    pp->ls = magdyn_vec3_norm(src->half);
+    pp->ld = magdyn_vec3_norm(dst->half);
+    pp->sep = mdc_pose_separation(pp->rel, pp->t, src->half, dst->half, &pp->axis);
+    if (pp->sep < -OVERLAP_TOL * fmin(pp->ls, pp->ld)) return MAGDYN_EOVERLAP;
+    if (pp->sep < 0.0) pp->t = magdyn_vec3_madd(pp->t, -pp->sep, pp->axis);
+    /* force scale for the absolute floor of the tolerance: the contact
+     * force J_s J_d A / mu0, falling as (size / distance)^4 */
+    pp->floor_f = 1e-9 * rel_tol * mdc_pair_scale(src, dst, magdyn_vec3_norm(pp->t), 2, 4);
+    return MAGDYN_OK;
+}
+
+/* 1 when the pair needs no integration, its force and torque set: a box
+ * without polarization, or aligned (or within 0.01 rel_tol rad of it),
+ * parallel polarizations not too far apart for the closed form's
+ * cancellation: exact, at the touching pose a rounding-sized overlap is
+ * moved out to (magnets at rest on each other sit there, a solver's
+ * tolerance deep). */
+static int trivial(const magdyn_cuboid *src, const magdyn_cuboid *dst, const pair_pose *pp, double rel_tol,
+                   magdyn_vec3 *force, magdyn_vec3 *torque)
+{
+    if (magdyn_vec3_norm(src->polarization) == 0.0 || magdyn_vec3_norm(dst->polarization) == 0.0) {
+        if (force) *force = magdyn_v3(0, 0, 0);
+        if (torque) *torque = magdyn_v3(0, 0, 0);
+        return 1;
+    }
+    return mdc_pose_closed_form(src, dst, pp->rel, pp->t, rel_tol, pp->ls, pp->ld, force, torque);
+}
+
+/* The line integrals round dst's charged faces (cuboid_boundary.h), for
+ * any boxes but a plate polarised across its thickness (MAGDYN_ENOCONV,
+ * as when they run out of pieces). */
+static magdyn_status lines(const magdyn_cuboid *src, const magdyn_cuboid *dst, const pair_pose *pp,
+                           double rel_tol, magdyn_vec3 *force, magdyn_vec3 *torque)
+{
+    mdc_bnd_problem bp;
+    double tot[6];
+    magdyn_status s;
+    if (plate_across(src) || plate_across(dst)) return MAGDYN_ENOCONV;
+    bp.rel = pp->rel;
+    bp.t = pp->t;
+    bp.half_s = src->half;
+    bp.j_s = src->polarization;
+    bp.half_d = dst->half;
+    bp.j_d = dst->polarization;
+    bp.rel_tol = rel_tol;
+    bp.floor_f = pp->floor_f;
+    bp.lever = pp->ld;
+    bp.max_pieces = MAX_LINE_PIECES;
+    if ((s = mdc_boundary_force_torque(&bp, tot)) != MAGDYN_OK) return s;
+    if (force) *force = magdyn_mat3_mulv(pp->rd, magdyn_v3(tot[0], tot[1], tot[2]));
+    if (torque) *torque = magdyn_mat3_mulv(pp->rd, magdyn_v3(tot[3], tot[4], tot[5]));
+    return MAGDYN_OK;
+}
+
+/* The face cubature with a budget of regions (PREFER_SWAP when may_prefer
+ * and the other box is the better one to integrate). */
 static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid *dst, double rel_tol,
                                   int may_prefer, size_t budget, magdyn_vec3 *force, magdyn_vec3 *torque)
 {
@@ -455,75 +543,27 @@ static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid 
     mdc_cub_problem cp;
     checker ck;
     cf_problem pb;
-    magdyn_mat3 rs, rd;
-    magdyn_vec3 axis;
-    double ls, ld, dist, fchar, floor_f, sep, tot[6];
+    pair_pose pp;
+    double fchar, dist, tot[6];
     int nstart = 0, f, k;
     magdyn_status s;
 
-    if ((s = check_input(src, dst, rel_tol)) != MAGDYN_OK) return s;
-
-    rs = magdyn_quat_to_mat3(src->orientation);
-    rd = magdyn_quat_to_mat3(dst->orientation);
+    if ((s = prepare(src, dst, rel_tol, &pp)) != MAGDYN_OK) return s;
     memset(&pb, 0, sizeof pb);
-    pb.rel = magdyn_mat3_mul(magdyn_mat3_transpose(rs), rd);
-    pb.t = magdyn_mat3_mulv(magdyn_mat3_transpose(rs), magdyn_vec3_sub(dst->center, src->center));
+    pb.rel = pp.rel;
+    pb.t = pp.t;
     pb.half_s = src->half;
     pb.j_s = src->polarization;
     pb.half_d = dst->half;
-    ls = magdyn_vec3_norm(src->half);
-    ld = magdyn_vec3_norm(dst->half);
-
-    /* touching is fine, interpenetration is not; a rounding-sized overlap is
-     * treated as touching by moving dst out along the separating axis */
-    sep = mdc_pose_separation(pb.rel, pb.t, pb.half_s, pb.half_d, &axis);
-    if (sep < -OVERLAP_TOL * fmin(ls, ld)) return MAGDYN_EOVERLAP;
-    if (sep < 0.0) pb.t = magdyn_vec3_madd(pb.t, -sep, axis);
     pb.nudge = 1e-13 * fmin(fmin(dst->half.x, dst->half.y), dst->half.z);
-
     for (f = 0; f < 6; f++) {
         pb.sigma[f] = magdyn_vec3_dot(dst->polarization, cf_face_normal(f)) / MAGDYN_MU0;
         pb.k[f] = magdyn_vec3_scale(magdyn_vec3_cross(dst->polarization, cf_face_normal(f)), 1.0 / MAGDYN_MU0);
     }
-
-    if (magdyn_vec3_norm(src->polarization) == 0.0 || magdyn_vec3_norm(dst->polarization) == 0.0) {
-        if (force) *force = magdyn_v3(0, 0, 0);
-        if (torque) *torque = magdyn_v3(0, 0, 0);
-        return MAGDYN_OK;
-    }
-    /* aligned (or within 0.01 rel_tol rad of it), parallel polarizations,
-     * not too far apart for the closed form's cancellation: exact, at the
-     * touching pose a rounding-sized overlap is moved out to (magnets at
-     * rest on each other sit there, a solver's tolerance deep) */
-    if (mdc_pose_closed_form(src, dst, pb.rel, pb.t, rel_tol, ls, ld, force, torque))
-        return MAGDYN_OK;
-
-    /* force scale for the absolute floor of the tolerance: the contact force
-     * J_s J_d A / mu0, falling as (size / distance)^4 */
+    if (trivial(src, dst, &pp, rel_tol, force, torque)) return MAGDYN_OK;
     dist = magdyn_vec3_norm(pb.t);
     fchar = mdc_pair_scale(src, dst, dist, 2, 4);
-    floor_f = 1e-9 * rel_tol * fchar;
 
-    /* the line integrals round dst's charged faces (cuboid_boundary.h),
-     * for any boxes but a plate polarised across its thickness */
-    if (budget == LINES) {
-        mdc_bnd_problem bp;
-        if (plate_across(src) || plate_across(dst)) return MAGDYN_ENOCONV;
-        bp.rel = pb.rel;
-        bp.t = pb.t;
-        bp.half_s = pb.half_s;
-        bp.j_s = pb.j_s;
-        bp.half_d = pb.half_d;
-        bp.j_d = dst->polarization;
-        bp.rel_tol = rel_tol;
-        bp.floor_f = floor_f;
-        bp.lever = ld;
-        bp.max_pieces = MAX_LINE_PIECES;
-        if ((s = mdc_boundary_force_torque(&bp, tot)) != MAGDYN_OK) return s;
-        if (force) *force = magdyn_mat3_mulv(rd, magdyn_v3(tot[0], tot[1], tot[2]));
-        if (torque) *torque = magdyn_mat3_mulv(rd, magdyn_v3(tot[3], tot[4], tot[5]));
-        return MAGDYN_OK;
-    }
     /* faces lying on faces: their pair exactly, the rest by cubature */
     cf_find_face_contacts(&pb, rel_tol);
     pb.current = !cf_has_contact(&pb) && cf_facing_near(&pb);
@@ -569,13 +609,13 @@ static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid 
     if (may_prefer && !cf_has_contact(&pb) && !pb.current
         && charged_extent(src->half, src->polarization) < 0.8 * charged_extent(dst->half, dst->polarization))
         return (magdyn_status)PREFER_SWAP;
-    cf_face_contacts(&pb, 0.5 * rel_tol * fchar, 0.5 * rel_tol * fchar * ld, ck.cval, &ck.cef, &ck.cet);
+    cf_face_contacts(&pb, 0.5 * rel_tol * fchar, 0.5 * rel_tol * fchar * pp.ld, ck.cval, &ck.cef, &ck.cet);
 
-    nstart = face_starts(&pb, dst, sep, dist < ls + ld, rel_tol, start);
+    nstart = face_starts(&pb, dst, pp.sep, dist < pp.ls + pp.ld, rel_tol, start);
     ck.pb = &pb;
     ck.rel_tol = rel_tol;
-    ck.floor_f = floor_f;
-    ck.ld = ld;
+    ck.floor_f = pp.floor_f;
+    ck.ld = pp.ld;
     ck.refine = 0;
     cp.f = integrand;
     cp.ctx = &pb;
@@ -588,7 +628,7 @@ static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid 
     cp.coarse = NULL;
     if ((s = mdc_cubature(&cp, start, nstart, tot)) != MAGDYN_OK) return s;
     for (k = 0; k < 6; k++) tot[k] += ck.cval[k];
-    if (force) *force = magdyn_mat3_mulv(rd, magdyn_v3(tot[0], tot[1], tot[2]));
-    if (torque) *torque = magdyn_mat3_mulv(rd, magdyn_v3(tot[3], tot[4], tot[5]));
+    if (force) *force = magdyn_mat3_mulv(pp.rd, magdyn_v3(tot[0], tot[1], tot[2]));
+    if (torque) *torque = magdyn_mat3_mulv(pp.rd, magdyn_v3(tot[3], tot[4], tot[5]));
     return MAGDYN_OK;
 }

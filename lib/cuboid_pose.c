@@ -249,13 +249,9 @@ static int charged_faces_parallel(const magdyn_cuboid *src, const magdyn_cuboid 
     return 0;
 }
 
-int mdc_pose_lines_first(const magdyn_cuboid *src, const magdyn_cuboid *dst, double near)
+int mdc_pose_lines_first(const magdyn_cuboid *src, const magdyn_cuboid *dst, magdyn_mat3 rel, double sep,
+                         double near)
 {
-    magdyn_mat3 rs = magdyn_quat_to_mat3(src->orientation), rd = magdyn_quat_to_mat3(dst->orientation);
-    magdyn_mat3 rel = magdyn_mat3_mul(magdyn_mat3_transpose(rs), rd);
-    magdyn_vec3 t = magdyn_mat3_mulv(magdyn_mat3_transpose(rs), magdyn_vec3_sub(dst->center, src->center));
-    magdyn_vec3 axis;
-    double sep = mdc_pose_separation(rel, t, src->half, dst->half, &axis);
     return sep < near * fmin(magdyn_vec3_norm(src->half), magdyn_vec3_norm(dst->half))
            && !charged_faces_parallel(src, dst, rel);
 }

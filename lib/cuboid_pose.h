@@ -57,13 +57,15 @@ int mdc_pose_singular_point(magdyn_mat3 rel, magdyn_vec3 t, magdyn_vec3 half_s, 
                             double near, double P[2], double dir[3][2], int *ndir);
 
 /*
- * 1 when the line integrals (cuboid_boundary.h) go first for the pair:
- * the boxes closer than `near` times the smaller one's half diagonal
- * (their separation along the separating axis), and no charged face of
- * dst parallel to a charged face of src, which the face cubature does
- * exactly (stacks of magnets, twisted, offset or a gap apart: 20-70 us at
- * 1e-5 for 10 mm cubes, where the line integrals take 100-130 us).
+ * 1 when the line integrals (cuboid_boundary.h) go first for the pair,
+ * dst's frame rel and separation sep [m] seen from src (as for
+ * mdc_pose_separation): the boxes closer than `near` times the smaller
+ * one's half diagonal, and no charged face of dst parallel to a charged
+ * face of src, which the face cubature does exactly (stacks of magnets,
+ * twisted, offset or a gap apart: 20-70 us at 1e-5 for 10 mm cubes, where
+ * the line integrals take 100-130 us).
  */
-int mdc_pose_lines_first(const magdyn_cuboid *src, const magdyn_cuboid *dst, double near);
+int mdc_pose_lines_first(const magdyn_cuboid *src, const magdyn_cuboid *dst, magdyn_mat3 rel, double sep,
+                         double near);
 
 #endif
