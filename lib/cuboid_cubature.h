@@ -1,5 +1,5 @@
 /*
- * cuboid_cubature.h - private to libmagdyn (used by cuboid_force.c and
+ * cuboid_cubature.h - private to libmagdyn (used by cuboid_face_cubature.c and
  * cuboid_energy.c): globally adaptive cubature over the faces of a box.
  *
  * The integrand is a callback of up to MDC_CUB_MAXVAL values at a point

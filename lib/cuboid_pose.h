@@ -1,7 +1,8 @@
 /*
- * cuboid_pose.h - private to libmagdyn (used by cuboid_force.c and
- * cuboid_energy.c): the relative pose of two boxes, the pair's scales, and
- * the admissibility of a face region for the cubature (cuboid_pose.c).
+ * cuboid_pose.h - private to libmagdyn (used by cuboid_force.c,
+ * cuboid_face_cubature.c and cuboid_energy.c): the relative pose of two
+ * boxes, the pair's scales, and the admissibility of a face region for
+ * the cubature (cuboid_pose.c).
  * rel turns dst's body frame into src's, t is dst's centre in src's body
  * frame.
  */
@@ -55,6 +56,17 @@ int mdc_pose_region_coarse(magdyn_mat3 rel, magdyn_vec3 t, magdyn_vec3 half_s, m
  */
 int mdc_pose_singular_point(magdyn_mat3 rel, magdyn_vec3 t, magdyn_vec3 half_s, magdyn_vec3 half_d, int f,
                             double near, double P[2], double dir[3][2], int *ndir);
+
+/* dst seen from src, as every integrator of a pair takes it */
+typedef struct {
+    magdyn_mat3 rd;        /* dst's orientation: its frame to the world's */
+    magdyn_mat3 rel;       /* dst's frame to src's */
+    magdyn_vec3 t;         /* dst's centre in src's frame [m], out of a rounding-sized overlap */
+    magdyn_vec3 axis;      /* the separating axis (src frame) */
+    double sep;            /* the separation along it [m] (< 0 overlapping) */
+    double ls, ld;         /* half diagonals [m] */
+    double floor_f;        /* absolute floor of the force's tolerance [N] */
+} mdc_pair_pose;
 
 /*
  * 1 when the line integrals (cuboid_boundary.h) go first for the pair,

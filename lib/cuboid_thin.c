@@ -2,7 +2,7 @@
  * cuboid_thin.c - forces between boxes of which one is very thin.
  *
  * The closed forms (Yang's field, Akoun & Yonnet's face pairs, the face
- * integrals of cuboid_force.c) subtract terms at +a and -a of a half
+ * integrals of cuboid_face_cubature.c) subtract terms at +a and -a of a half
  * extent a and lose ~1e-16 / a (in half diagonals) of relative accuracy:
  * all of it for a plate 1e-16 of its size thick, whose force then comes
  * out as noise (a world with one stepped at 1e-13 s; fuzz/README).  At

@@ -324,7 +324,7 @@ static double move_slope(const magdyn_cuboid *src, const magdyn_cuboid *dst, mag
 }
 
 /* A plate polarised across its thickness, apart from the other box, is
- * integrated by its surface currents round its rim (cuboid_force.c): the
+ * integrated by its surface currents round its rim (cuboid_face_cubature.c): the
  * Akoun-Yonnet closed form for aligned boxes (a twist of 3e-7 rad keeps
  * the cubature on), with the plate on either side, and F = -grad U, T =
  * -dU/dtheta of the volume quadrature of -M.B (Jackson 5.72) for a turned

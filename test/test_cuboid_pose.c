@@ -355,7 +355,7 @@ END_TEST
  * (5) Where a plate's method changes: at a thickness of a tenth of its
  * width its faces' charges give way to its rim currents, and where its
  * rim strips are thin enough beside the separation they take the line
- * rule (lib/cuboid_force.c, plate_axis and face_rule).  On either side of
+ * rule (lib/cuboid_face_cubature.c, plate_axis and face_rule).  On either side of
  * each switch the force agrees with a reference at 1e-10 to within half
  * the tolerance, so it jumps by less than the tolerance there.
  */
