@@ -31,13 +31,6 @@
 /* Cuts per edge: 12 segments, three candidate points each, and the ends. */
 #define MAX_CUTS 38
 
-static double comp(magdyn_vec3 v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
-static magdyn_vec3 axis_vec(int a, double s)
-{
-    magdyn_vec3 v = magdyn_v3(0, 0, 0);
-    if (a == 0) v.x = s; else if (a == 1) v.y = s; else v.z = s;
-    return v;
-}
 
 /* src's potentials: phi = sum jn[g] Phi_g, A = sum jx[g] Phi_g (src frame) */
 typedef struct {
@@ -225,21 +218,15 @@ static int edge_cuts(const edge *e, const segment *sg, int ns, double cuts[MAX_C
     return m;
 }
 
-/* src's 12 edges as segments; edge 4 d + 2 b1 + b2 runs along axis d at
- * the sides b1 of axis d + 1 and b2 of axis d + 2 (bit set: the - side) */
+/* src's 12 edges as segments (cf_edge_mid) */
 static void src_segments(magdyn_vec3 half, segment sg[12])
 {
-    int d, b1, b2;
-    for (d = 0; d < 3; d++)
-        for (b1 = 0; b1 < 2; b1++)
-            for (b2 = 0; b2 < 2; b2++) {
-                int d1 = (d + 1) % 3, d2 = (d + 2) % 3;
-                segment *x = &sg[4 * d + 2 * b1 + b2];
-                x->c = magdyn_vec3_add(axis_vec(d1, (b1 ? -1.0 : 1.0) * comp(half, d1)),
-                                       axis_vec(d2, (b2 ? -1.0 : 1.0) * comp(half, d2)));
-                x->u = axis_vec(d, 1.0);
-                x->h = comp(half, d);
-            }
+    int e;
+    for (e = 0; e < 12; e++) {
+        sg[e].c = cf_edge_mid(half, e);
+        sg[e].u = cf_axis(e / 4, 1.0);
+        sg[e].h = cf_comp(half, e / 4);
+    }
 }
 
 /* The corners of dst's face f in src's frame, anticlockwise about its
@@ -250,10 +237,10 @@ static void face_corners(const mdc_bnd_problem *p, int f, magdyn_vec3 corner[4],
     static const double cs[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
     int ax = f / 2, a1 = (ax + 1) % 3, a2 = (ax + 2) % 3, k;
     double sp = (f & 1) ? -1.0 : 1.0;
-    magdyn_vec3 u1 = magdyn_mat3_mulv(p->rel, axis_vec(a1, comp(p->half_d, a1)));
-    magdyn_vec3 u2 = magdyn_mat3_mulv(p->rel, axis_vec(a2, comp(p->half_d, a2)));
-    *n = magdyn_mat3_mulv(p->rel, axis_vec(ax, sp));
-    *fc = magdyn_vec3_madd(p->t, comp(p->half_d, ax), *n);
+    magdyn_vec3 u1 = magdyn_mat3_mulv(p->rel, cf_axis(a1, cf_comp(p->half_d, a1)));
+    magdyn_vec3 u2 = magdyn_mat3_mulv(p->rel, cf_axis(a2, cf_comp(p->half_d, a2)));
+    *n = magdyn_mat3_mulv(p->rel, cf_axis(ax, sp));
+    *fc = magdyn_vec3_madd(p->t, cf_comp(p->half_d, ax), *n);
     for (k = 0; k < 4; k++) {
         int kk = sp > 0.0 ? k : 3 - k;    /* the - face runs the other way round */
         corner[k] = magdyn_vec3_add(*fc, magdyn_vec3_add(magdyn_vec3_scale(u1, cs[kk][0]),
@@ -282,9 +269,9 @@ static void face_corners(const mdc_bnd_problem *p, int f, magdyn_vec3 corner[4],
 static int pair_origin(const mdc_bnd_problem *p, magdyn_vec3 n, magdyn_vec3 fc, int g, magdyn_vec3 *o, double *z)
 {
     int a = g / 2, a1 = (a + 1) % 3, a2 = (a + 2) % 3, k;
-    double sg = (g & 1) ? -1.0 : 1.0, d1 = magdyn_vec3_dot(n, fc), d2 = comp(p->half_s, a), u2, hmin = INFINITY,
+    double sg = (g & 1) ? -1.0 : 1.0, d1 = magdyn_vec3_dot(n, fc), d2 = cf_comp(p->half_s, a), u2, hmin = INFINITY,
            hmax = -INFINITY;
-    magdyn_vec3 ng = axis_vec(a, sg), u = magdyn_vec3_cross(n, ng);
+    magdyn_vec3 ng = cf_axis(a, sg), u = magdyn_vec3_cross(n, ng);
     u2 = magdyn_vec3_norm2(u);
     *z = 0.0;
     if (u2 >= PARALLEL_SIN * PARALLEL_SIN) {
@@ -295,9 +282,9 @@ static int pair_origin(const mdc_bnd_problem *p, magdyn_vec3 n, magdyn_vec3 fc, 
         return 1;
     }
     for (k = 0; k < 4; k++) {
-        magdyn_vec3 x = magdyn_vec3_add(axis_vec(a, sg * comp(p->half_s, a)),
-                                        magdyn_vec3_add(axis_vec(a1, (k & 1 ? -1.0 : 1.0) * comp(p->half_s, a1)),
-                                                        axis_vec(a2, (k & 2 ? -1.0 : 1.0) * comp(p->half_s, a2))));
+        magdyn_vec3 x = magdyn_vec3_add(cf_axis(a, sg * cf_comp(p->half_s, a)),
+                                        magdyn_vec3_add(cf_axis(a1, (k & 1 ? -1.0 : 1.0) * cf_comp(p->half_s, a1)),
+                                                        cf_axis(a2, (k & 2 ? -1.0 : 1.0) * cf_comp(p->half_s, a2))));
         double h = magdyn_vec3_dot(n, x) - d1;
         hmin = fmin(hmin, h);
         hmax = fmax(hmax, h);
@@ -349,7 +336,7 @@ static int face_lines(problem *pr, int f, double sigma)
         x->n = n;
         x->nu = magdyn_vec3_cross(x->dir, n);
         x->c = p->t;
-        x->an = comp(p->half_d, f / 2);
+        x->an = cf_comp(p->half_d, f / 2);
         x->sigma = sigma;
         for (g = 0; g < 6; g++)
             x->w[g] = magdyn_vec3_norm2(pr->s.jx[g]) > 0.0
@@ -362,7 +349,7 @@ static int face_lines(problem *pr, int f, double sigma)
         int d = k / 4, b1 = (k >> 1) & 1, b2 = k & 1, d1 = (d + 1) % 3, d2 = (d + 2) % 3, j;
         /* the faces of src meeting at edge k, and their outward normals there */
         int gs[2] = {2 * d1 + b1, 2 * d2 + b2};
-        magdyn_vec3 nus[2] = {axis_vec(d2, b2 ? -1.0 : 1.0), axis_vec(d1, b1 ? -1.0 : 1.0)};
+        magdyn_vec3 nus[2] = {cf_axis(d2, b2 ? -1.0 : 1.0), cf_axis(d1, b1 ? -1.0 : 1.0)};
         magdyn_vec3 p0 = magdyn_vec3_madd(sg[k].c, -sg[k].h, sg[k].u), w = magdyn_v3(0, 0, 0);
         edge *x;
         for (j = 0; j < 2; j++)
@@ -501,8 +488,8 @@ static magdyn_vec3 gap_term(const problem *pr, const gap *x, double tol)
     double scale = magdyn_vec3_norm(x->w) * x->z;
     face_corners(pr->p, x->f, corner, &n, &fc);
     for (k = 0; k < 4; k++) {
-        q[k][0] = comp(corner[k], a1);
-        q[k][1] = comp(corner[k], a2);
+        q[k][0] = cf_comp(corner[k], a1);
+        q[k][1] = cf_comp(corner[k], a2);
     }
     for (k = 0; k < 4; k++) area2 += q[k][0] * q[(k + 1) & 3][1] - q[(k + 1) & 3][0] * q[k][1];
     if (area2 < 0.0)
@@ -511,7 +498,7 @@ static magdyn_vec3 gap_term(const problem *pr, const gap *x, double tol)
             q[k][0] = q[3 - k][0]; q[k][1] = q[3 - k][1];
             q[3 - k][0] = t0; q[3 - k][1] = t1;
         }
-    cf_boundary_gap(comp(pr->p->half_s, a1), comp(pr->p->half_s, a2), x->z, (const double (*)[2])q, c,
+    cf_boundary_gap(cf_comp(pr->p->half_s, a1), cf_comp(pr->p->half_s, a2), x->z, (const double (*)[2])q, c,
                     scale > 0.0 ? tol / scale : INFINITY, INFINITY, lin, err);
     return magdyn_vec3_scale(x->w, -x->z * lin[3]);
 }
@@ -529,12 +516,12 @@ magdyn_status mdc_boundary_force_torque(const mdc_bnd_problem *p, double out[6])
     pr.ne = 0;
     pr.ngap = 0;
     for (g = 0; g < 6; g++) {
-        magdyn_vec3 n = axis_vec(g / 2, (g & 1) ? -1.0 : 1.0);
+        magdyn_vec3 n = cf_axis(g / 2, (g & 1) ? -1.0 : 1.0);
         pr.s.jn[g] = magdyn_vec3_dot(p->j_s, n) / (4.0 * MAGDYN_PI);
         pr.s.jx[g] = magdyn_vec3_scale(magdyn_vec3_cross(p->j_s, n), 1.0 / (4.0 * MAGDYN_PI));
     }
     for (f = 0; f < 6; f++) {
-        sigma[f] = magdyn_vec3_dot(p->j_d, axis_vec(f / 2, (f & 1) ? -1.0 : 1.0)) / MAGDYN_MU0;
+        sigma[f] = magdyn_vec3_dot(p->j_d, cf_axis(f / 2, (f & 1) ? -1.0 : 1.0)) / MAGDYN_MU0;
         nf += sigma[f] != 0.0;
     }
     /* four lines round each charged face, twelve along src's edges */

@@ -55,6 +55,7 @@
 #include "cuboid_energy.h"
 #include "cuboid_potential.h"
 #include "cuboid_pose.h"
+#include "cuboid_axes.h"
 
 #define E_REGIONS 32768          /* region budget */
 #define E_FLOOR 1e-12            /* rounding floor, relative to sum |region| */
@@ -72,7 +73,6 @@ typedef struct {
     double js[6], jd[6];         /* J . n on each face [T], src and dst */
 } problem;
 
-static double comp(magdyn_vec3 v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
 
 /* J_d.n_f sum_g J_s.n_g int_g dA'/|r - r'| times the area element, at the
  * scaled point (s, t) of dst face f */
@@ -80,9 +80,9 @@ static void integrand(const void *ctx, int f, double s, double t, double *out)
 {
     const problem *pb = ctx;
     int ax = f / 2, a1 = (ax + 1) % 3, a2 = (ax + 2) % 3, g;
-    double h1 = comp(pb->half_d, a1), h2 = comp(pb->half_d, a2), c[3], phi = 0.0;
+    double h1 = cf_comp(pb->half_d, a1), h2 = cf_comp(pb->half_d, a2), c[3], phi = 0.0;
     magdyn_vec3 rs;
-    c[ax] = ((f & 1) ? -1.0 : 1.0) * comp(pb->half_d, ax);
+    c[ax] = ((f & 1) ? -1.0 : 1.0) * cf_comp(pb->half_d, ax);
     c[a1] = h1 * s;
     c[a2] = h2 * t;
     rs = magdyn_vec3_add(magdyn_mat3_mulv(pb->rel, magdyn_v3(c[0], c[1], c[2])), pb->t);
@@ -196,8 +196,8 @@ magdyn_status mdc_cuboid_energy(const magdyn_cuboid *src, const magdyn_cuboid *d
     pb.half_d = dst->half;
     for (f = 0; f < 6; f++) {
         double sg = (f & 1) ? -1.0 : 1.0;
-        pb.js[f] = sg * comp(src->polarization, f / 2);
-        pb.jd[f] = sg * comp(dst->polarization, f / 2);
+        pb.js[f] = sg * cf_comp(src->polarization, f / 2);
+        pb.jd[f] = sg * cf_comp(dst->polarization, f / 2);
     }
     if (rel_tol >= FAR_MIN_TOL && edge_distance(src->half, pb.t) >= FAR_RATIO * magdyn_vec3_norm(dst->half)) {
         /* -int M.B dV = -(1/mu0) int J.B dV */

@@ -30,12 +30,7 @@ typedef struct {
 } cf_problem;
 
 /* face f: normal along axis f/2, sign + for even f */
-static inline magdyn_vec3 cf_face_normal(int f)
-{
-    magdyn_vec3 n = magdyn_v3(0, 0, 0);
-    cf_set(&n, f / 2, (f & 1) ? -1.0 : 1.0);
-    return n;
-}
+static inline magdyn_vec3 cf_face_normal(int f) { return cf_axis(f / 2, (f & 1) ? -1.0 : 1.0); }
 
 /* Marks the dst faces whose pair with a src face is done exactly (excl,
  * tilt, gap), for a relative tolerance rel_tol. */

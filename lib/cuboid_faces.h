@@ -25,10 +25,8 @@
 
 #include <math.h>
 #include <magdyn/dipole.h>
+#include "cuboid_axes.h"
 
-static inline double cf_comp(magdyn_vec3 v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
-static inline void cf_set(magdyn_vec3 *v, int k, double x)
-{ if (k == 0) v->x = x; else if (k == 1) v->y = x; else v->z = x; }
 
 
 /*

@@ -25,6 +25,7 @@
 #include <magdyn/dipole.h>
 #include "cuboid_thin.h"
 #include "cuboid_check.h"
+#include "cuboid_axes.h"
 
 /* ln(r - a) and ln(r + a) without cancellation, p2 = r^2 - a^2.  Where the
  * argument vanishes (on an edge line) every coefficient the logarithm is
@@ -140,7 +141,6 @@ static void force_torque_zz(magdyn_vec3 h1, magdyn_vec3 h2, magdyn_vec3 d, doubl
     if (torque) *torque = magdyn_vec3_scale(t, kf);
 }
 
-static double comp(magdyn_vec3 v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
 
 /* v with its axes cycled so that axis k comes last (k = 2: unchanged). */
 static magdyn_vec3 cycle_to_z(magdyn_vec3 v, int k)
@@ -221,7 +221,7 @@ static magdyn_status parallel(const magdyn_cuboid *src, const magdyn_cuboid *dst
     h2 = magdyn_v3(0, 0, 0);
     for (a = 0; a < 3; a++) {
         double h = 0.0;
-        for (b = 0; b < 3; b++) h += fabs(rel.m[a][b]) > 0.5 ? comp(dst->half, b) : 0.0;
+        for (b = 0; b < 3; b++) h += fabs(rel.m[a][b]) > 0.5 ? cf_comp(dst->half, b) : 0.0;
         if (a == 0) h2.x = h; else if (a == 1) h2.y = h; else h2.z = h;
     }
     j2 = magdyn_mat3_mulv(rel, dst->polarization);
@@ -235,16 +235,16 @@ static magdyn_status parallel(const magdyn_cuboid *src, const magdyn_cuboid *dst
     }
     /* both along axis ks: the other components vanish (within tol) */
     for (k = 0; k < 3; k++)
-        if (fabs(comp(j1, k)) > tol * n1) {
+        if (fabs(cf_comp(j1, k)) > tol * n1) {
             if (ks >= 0) return MAGDYN_EINVAL;
             ks = k;
         }
     for (k = 0; k < 3; k++)
-        if (k != ks && fabs(comp(j2, k)) > tol * n2) return MAGDYN_EINVAL;
+        if (k != ks && fabs(cf_comp(j2, k)) > tol * n2) return MAGDYN_EINVAL;
     d = magdyn_mat3_mulv(magdyn_mat3_transpose(rs), magdyn_vec3_sub(dst->center, src->center));
     t = magdyn_v3(0, 0, 0);
     force_torque_zz(cycle_to_z(src->half, ks), cycle_to_z(h2, ks), cycle_to_z(d, ks),
-                    comp(j1, ks) * comp(j2, ks), &f, torque ? &t : NULL);
+                    cf_comp(j1, ks) * cf_comp(j2, ks), &f, torque ? &t : NULL);
     /* extreme input (boxes ~1e270 m apart, polarizations ~1e300 T) makes
      * the corner terms overflow to Inf - Inf = NaN (found by fuzzing):
      * a status, outputs untouched */

@@ -9,11 +9,11 @@
 #include "detmath.h"
 #include "cuboid_cubature.h"
 #include "cuboid_pose.h"
+#include "cuboid_axes.h"
 
 /* Faces whose normals agree to within this cosine count as parallel. */
 #define PARALLEL_COS (1.0 - 1e-9)
 
-static double comp(magdyn_vec3 v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
 
 /* Largest signed separation of the boxes over the 15 axes of the SAT, with
  * the axis (unit, pointing from src towards dst) in src's body frame. */
@@ -41,7 +41,7 @@ double mdc_pose_separation(magdyn_mat3 rel, magdyn_vec3 t, magdyn_vec3 half_s, m
         rd = 0.0;
         for (j = 0; j < 3; j++) {
             magdyn_vec3 ej = magdyn_v3(rel.m[0][j], rel.m[1][j], rel.m[2][j]);
-            rd += comp(half_d, j) * fabs(magdyn_vec3_dot(a, ej));
+            rd += cf_comp(half_d, j) * fabs(magdyn_vec3_dot(a, ej));
         }
         d = magdyn_vec3_dot(a, t);
         s = fabs(d) - rs - rd;
@@ -122,11 +122,11 @@ int mdc_pose_region_coarse(magdyn_mat3 rel, magdyn_vec3 t, magdyn_vec3 half_s, m
                            double s0, double s1, double t0, double t1, double ratio, double floor)
 {
     int ax = f / 2, a1 = (ax + 1) % 3, a2 = (ax + 2) % 3;
-    double w1 = comp(half_d, a1) * (s1 - s0), w2 = comp(half_d, a2) * (t1 - t0), c[3];
+    double w1 = cf_comp(half_d, a1) * (s1 - s0), w2 = cf_comp(half_d, a2) * (t1 - t0), c[3];
     magdyn_vec3 r, out;
-    c[ax] = ((f & 1) ? -1.0 : 1.0) * comp(half_d, ax);
-    c[a1] = comp(half_d, a1) * 0.5 * (s0 + s1);
-    c[a2] = comp(half_d, a2) * 0.5 * (t0 + t1);
+    c[ax] = ((f & 1) ? -1.0 : 1.0) * cf_comp(half_d, ax);
+    c[a1] = cf_comp(half_d, a1) * 0.5 * (s0 + s1);
+    c[a2] = cf_comp(half_d, a2) * 0.5 * (t0 + t1);
     r = magdyn_vec3_add(magdyn_mat3_mulv(rel, magdyn_v3(c[0], c[1], c[2])), t);
     out = magdyn_v3(fmax(fabs(r.x) - half_s.x, 0.0), fmax(fabs(r.y) - half_s.y, 0.0),
                     fmax(fabs(r.z) - half_s.z, 0.0));
@@ -139,23 +139,22 @@ int mdc_pose_region_coarse(magdyn_mat3 rel, magdyn_vec3 t, magdyn_vec3 half_s, m
 static double face_distance(magdyn_vec3 q, magdyn_vec3 half_d, int f)
 {
     int ax = f / 2, a1 = (ax + 1) % 3, a2 = (ax + 2) % 3;
-    double h = ((f & 1) ? -1.0 : 1.0) * comp(half_d, ax);
-    double d1 = fmax(fabs(comp(q, a1)) - comp(half_d, a1), 0.0);
-    double d2 = fmax(fabs(comp(q, a2)) - comp(half_d, a2), 0.0);
-    return md_hypot(comp(q, ax) - h, md_hypot(d1, d2));
+    double h = ((f & 1) ? -1.0 : 1.0) * cf_comp(half_d, ax);
+    double d1 = fmax(fabs(cf_comp(q, a1)) - cf_comp(half_d, a1), 0.0);
+    double d2 = fmax(fabs(cf_comp(q, a2)) - cf_comp(half_d, a2), 0.0);
+    return md_hypot(cf_comp(q, ax) - h, md_hypot(d1, d2));
 }
 
-/* src's edge k (0-11: along axis k / 4, at the signs of k % 4 on the other
- * two) in dst's frame, from end p[0] to end p[1]. */
-static void edge_in_dst(magdyn_mat3 inv, magdyn_vec3 t, magdyn_vec3 half_s, int k, magdyn_vec3 p[2])
+/* src's edge e (cf_edge_mid) in dst's frame, from end p[0] (- side of
+ * its axis) to end p[1]. */
+static void edge_in_dst(magdyn_mat3 inv, magdyn_vec3 t, magdyn_vec3 half_s, int e, magdyn_vec3 p[2])
 {
-    int e = k / 4, sg = k % 4, j;
+    magdyn_vec3 mid = cf_edge_mid(half_s, e);
+    int j;
     for (j = 0; j < 2; j++) {
-        double c[3];
-        c[e] = (j ? 1.0 : -1.0) * comp(half_s, e);
-        c[(e + 1) % 3] = (sg & 1 ? -1.0 : 1.0) * comp(half_s, (e + 1) % 3);
-        c[(e + 2) % 3] = (sg & 2 ? -1.0 : 1.0) * comp(half_s, (e + 2) % 3);
-        p[j] = magdyn_mat3_mulv(inv, magdyn_vec3_sub(magdyn_v3(c[0], c[1], c[2]), t));
+        magdyn_vec3 c = mid;
+        cf_set(&c, e / 4, (j ? 1.0 : -1.0) * cf_comp(half_s, e / 4));
+        p[j] = magdyn_mat3_mulv(inv, magdyn_vec3_sub(c, t));
     }
 }
 
@@ -184,8 +183,8 @@ int mdc_pose_singular_point(magdyn_mat3 rel, magdyn_vec3 t, magdyn_vec3 half_s, 
 {
     magdyn_mat3 inv = magdyn_mat3_transpose(rel);
     int ax = f / 2, a1 = (ax + 1) % 3, a2 = (ax + 2) % 3, k, best = -1, n = 0;
-    double h1 = comp(half_d, a1), h2 = comp(half_d, a2), dbest = near, xbest = 0.0;
-    double side = (f & 1) ? -1.0 : 1.0, hz = comp(half_d, ax);
+    double h1 = cf_comp(half_d, a1), h2 = cf_comp(half_d, a2), dbest = near, xbest = 0.0;
+    double side = (f & 1) ? -1.0 : 1.0, hz = cf_comp(half_d, ax);
     magdyn_vec3 edge[12][2], q;
     for (k = 0; k < 12; k++) {
         const magdyn_vec3 *p = edge[k];
@@ -193,11 +192,11 @@ int mdc_pose_singular_point(magdyn_mat3 rel, magdyn_vec3 t, magdyn_vec3 half_s, 
         edge_in_dst(inv, t, half_s, k, edge[k]);
         /* an edge wholly beyond `near` of the face's plane, or of its
          * rectangle's sides, cannot come nearer */
-        z0 = side * comp(p[0], ax) - hz;
-        z1 = side * comp(p[1], ax) - hz;
+        z0 = side * cf_comp(p[0], ax) - hz;
+        z1 = side * cf_comp(p[1], ax) - hz;
         if ((z0 > dbest && z1 > dbest) || (z0 < -dbest && z1 < -dbest)
-            || fmin(fabs(comp(p[0], a1)), fabs(comp(p[1], a1))) - h1 > dbest
-            || fmin(fabs(comp(p[0], a2)), fabs(comp(p[1], a2))) - h2 > dbest)
+            || fmin(fabs(cf_comp(p[0], a1)), fabs(cf_comp(p[1], a1))) - h1 > dbest
+            || fmin(fabs(cf_comp(p[0], a2)), fabs(cf_comp(p[1], a2))) - h2 > dbest)
             continue;
         d = nearest_on_edge(p, half_d, f, &x);
         if (d < dbest) {
@@ -208,12 +207,12 @@ int mdc_pose_singular_point(magdyn_mat3 rel, magdyn_vec3 t, magdyn_vec3 half_s, 
     }
     if (best < 0) return 0;
     q = lerp(edge[best], xbest);
-    P[0] = fmin(fmax(comp(q, a1) / h1, -1.0), 1.0);
-    P[1] = fmin(fmax(comp(q, a2) / h2, -1.0), 1.0);
+    P[0] = fmin(fmax(cf_comp(q, a1) / h1, -1.0), 1.0);
+    P[1] = fmin(fmax(cf_comp(q, a2) / h2, -1.0), 1.0);
     if (xbest > 1e-9 && xbest < 1.0 - 1e-9) {
         /* along the edge, both ways */
         const magdyn_vec3 *p = edge[best];
-        double ds = (comp(p[1], a1) - comp(p[0], a1)) / h1, dt = (comp(p[1], a2) - comp(p[0], a2)) / h2;
+        double ds = (cf_comp(p[1], a1) - cf_comp(p[0], a1)) / h1, dt = (cf_comp(p[1], a2) - cf_comp(p[0], a2)) / h2;
         dir[0][0] = ds; dir[0][1] = dt;
         dir[1][0] = -ds; dir[1][1] = -dt;
         n = 2;
@@ -226,8 +225,8 @@ int mdc_pose_singular_point(magdyn_mat3 rel, magdyn_vec3 t, magdyn_vec3 half_s, 
             if (magdyn_vec3_dist(edge[k][0], corner) <= tol) far = edge[k][1];
             else if (magdyn_vec3_dist(edge[k][1], corner) <= tol) far = edge[k][0];
             else continue;
-            dir[n][0] = (comp(far, a1) - comp(corner, a1)) / h1;
-            dir[n][1] = (comp(far, a2) - comp(corner, a2)) / h2;
+            dir[n][0] = (cf_comp(far, a1) - cf_comp(corner, a1)) / h1;
+            dir[n][1] = (cf_comp(far, a2) - cf_comp(corner, a2)) / h2;
             n++;
         }
     }
@@ -242,9 +241,9 @@ static int charged_faces_parallel(const magdyn_cuboid *src, const magdyn_cuboid 
     int a, b;
     for (a = 0; a < 3; a++) {
         magdyn_vec3 n = magdyn_v3(rel.m[0][a], rel.m[1][a], rel.m[2][a]);   /* dst axis a, src frame */
-        if (comp(dst->polarization, a) == 0.0) continue;
+        if (cf_comp(dst->polarization, a) == 0.0) continue;
         for (b = 0; b < 3; b++)
-            if (comp(src->polarization, b) != 0.0 && fabs(comp(n, b)) >= PARALLEL_COS) return 1;
+            if (cf_comp(src->polarization, b) != 0.0 && fabs(cf_comp(n, b)) >= PARALLEL_COS) return 1;
     }
     return 0;
 }

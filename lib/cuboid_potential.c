@@ -2,8 +2,8 @@
 #include <math.h>
 #include "detmath.h"
 #include "cuboid_potential.h"
+#include "cuboid_axes.h"
 
-static double comp(magdyn_vec3 v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
 
 /* y + sqrt(p2 + y^2) without cancellation for y < 0 (p2 > 0 there) */
 static double yr(double y, double p2, double r) { return y >= 0.0 ? y + r : p2 / (r - y); }
@@ -102,8 +102,8 @@ void mdc_box_potentials(magdyn_vec3 h, magdyn_vec3 q, double phi[6])
 double mdc_face_potential(magdyn_vec3 h, int g, magdyn_vec3 q)
 {
     int a = g / 2, a1 = (a + 1) % 3, a2 = (a + 2) % 3, i, k;
-    double A = comp(h, a1), B = comp(h, a2), u = comp(q, a1), v = comp(q, a2);
-    double w = comp(q, a) - ((g & 1) ? -1.0 : 1.0) * comp(h, a), ww = w * w, r[2][2], lf[4];
+    double A = cf_comp(h, a1), B = cf_comp(h, a2), u = cf_comp(q, a1), v = cf_comp(q, a2);
+    double w = cf_comp(q, a) - ((g & 1) ? -1.0 : 1.0) * cf_comp(h, a), ww = w * w, r[2][2], lf[4];
     for (i = 0; i < 2; i++)
         for (k = 0; k < 2; k++) {
             double x = u - (i ? -A : A), y = v - (k ? -B : B);
