@@ -28,6 +28,11 @@
 #define ROUND_FLOOR 2e-9
 /* A piece this short (of its edge) is resolved as far as doubles go. */
 #define MIN_PIECE 1e-12
+/* An edge of src whose direction makes at least this sine with the plane
+ * of a charged face of dst has its line integral moved onto the face's
+ * lines (face_lines); nearer parallel, their common point would lie far
+ * off and the moved terms would cancel. */
+#define FOLD_SIN 0.3
 /* Cuts per edge: 12 segments, three candidate points each, and the ends. */
 #define MAX_CUTS 38
 
@@ -51,6 +56,8 @@ typedef struct {
     magdyn_vec3 p0, d, dir, nu, n, c;
     double len, an, sigma;
     magdyn_vec3 w[6];
+    magdyn_vec3 wl[12];          /* weights of int Lambda_e ds of src's edges e, or 0 */
+    int folded;                  /* whether any wl is set */
 } edge;
 
 /* A segment c + s u, |s| <= h (u a unit vector): an edge of the other box,
@@ -85,13 +92,15 @@ typedef struct {
     int ne;
     gap gaps[6 * 6];
     int ngap;
+    magdyn_vec3 t_ends;          /* the end terms of the folded edges' integrals (face_lines) */
 } problem;
 
 /* phi and A of src at q */
-static void src_potentials(const source *s, magdyn_vec3 q, double pg[6], double *phi, magdyn_vec3 *a)
+static void src_potentials(const source *s, magdyn_vec3 q, double pg[6], double lam[12], double *phi,
+                           magdyn_vec3 *a)
 {
     int g;
-    mdc_box_potentials(s->half, q, pg);
+    mdc_box_potentials(s->half, q, pg, lam);
     *phi = 0.0;
     *a = magdyn_v3(0, 0, 0);
     for (g = 0; g < 6; g++) {
@@ -101,9 +110,9 @@ static void src_potentials(const source *s, magdyn_vec3 q, double pg[6], double 
 }
 
 /* The integrand's values at parameter l of e: v[0] phi, v[1] A.t,
- * v[2..4] a_t (A.t), v[5] phi (n x a_t).nu, v[6..11] Phi_g; on src's
- * edges v[0] the potential of dst's face. */
-static void values(const problem *pr, const edge *e, double l, double v[12])
+ * v[2..4] a_t (A.t), v[5] phi (n x a_t).nu, v[6..11] Phi_g, v[12..23]
+ * Lambda of src's edges; on src's edges v[0] the potential of dst's face. */
+static void values(const problem *pr, const edge *e, double l, double v[24])
 {
     magdyn_vec3 q = magdyn_vec3_madd(e->p0, l, e->d), a, lever;
     double phi, at;
@@ -112,7 +121,7 @@ static void values(const problem *pr, const edge *e, double l, double v[12])
         v[0] = mdc_face_potential(pr->p->half_d, e->face, r);
         return;
     }
-    src_potentials(&pr->s, q, v + 6, &phi, &a);
+    src_potentials(&pr->s, q, v + 6, e->folded ? v + 12 : NULL, &phi, &a);
     lever = magdyn_vec3_sub(q, e->c);
     lever = magdyn_vec3_madd(lever, -e->an, e->n);
     at = magdyn_vec3_dot(a, e->dir);
@@ -126,7 +135,7 @@ static void values(const problem *pr, const edge *e, double l, double v[12])
  *   T = sigma ([int a_t (A.t)] x n - a_n (n x nu) int phi - n int phi (n x a_t).nu)
  *       + sum_g w_g int Phi_g,
  * or on src's edges T = w_0 int Phi_Q. */
-static void terms(const edge *e, const double v[12], magdyn_vec3 *f, magdyn_vec3 *t)
+static void terms(const edge *e, const double v[24], magdyn_vec3 *f, magdyn_vec3 *t)
 {
     int g;
     if (e->on_src) {
@@ -141,6 +150,8 @@ static void terms(const edge *e, const double v[12], magdyn_vec3 *f, magdyn_vec3
     *t = magdyn_vec3_madd(*t, -v[5], e->n);
     *t = magdyn_vec3_scale(*t, e->sigma);
     for (g = 0; g < 6; g++) *t = magdyn_vec3_madd(*t, v[6 + g], e->w[g]);
+    if (e->folded)
+        for (g = 0; g < 12; g++) *t = magdyn_vec3_madd(*t, v[12 + g], e->wl[g]);
 }
 
 /* Gauss-Kronrod 7-15 over piece pc of its edge, its points clustered
@@ -149,13 +160,13 @@ static void terms(const edge *e, const double v[12], magdyn_vec3 *f, magdyn_vec3
 static void eval_piece(const problem *pr, piece *pc)
 {
     const edge *e = &pr->e[pc->edge];
-    double k[12] = {0}, g[12] = {0}, hl = 0.5 * (pc->l1 - pc->l0), ml = 0.5 * (pc->l0 + pc->l1);
-    int i, sgn, m, nv = e->on_src ? 1 : 12;
+    double k[24] = {0}, g[24] = {0}, hl = 0.5 * (pc->l1 - pc->l0), ml = 0.5 * (pc->l0 + pc->l1);
+    int i, sgn, m, nv = e->on_src ? 1 : (e->folded ? 24 : 12);
     magdyn_vec3 fg, tg;
     for (i = 0; i < 8; i++)
         for (sgn = 0; sgn < (i < 7 ? 2 : 1); sgn++) {
             double x = sgn ? -md_gk15_x[i] : md_gk15_x[i];
-            double psi = x, dpsi = 1.0, v[12];
+            double psi = x, dpsi = 1.0, v[24];
             if (pc->k0 && pc->k1) { psi = 0.5 * x * (3.0 - x * x); dpsi = 1.5 * (1.0 - x * x); }
             else if (pc->k0) { psi = 0.5 * (1.0 + x) * (1.0 + x) - 1.0; dpsi = 1.0 + x; }
             else if (pc->k1) { psi = 1.0 - 0.5 * (1.0 - x) * (1.0 - x); dpsi = 1.0 - x; }
@@ -302,6 +313,45 @@ static magdyn_vec3 tangential(magdyn_vec3 v, magdyn_vec3 n)
     return magdyn_vec3_madd(v, -magdyn_vec3_dot(v, n), n);
 }
 
+/*
+ * Src's edge k (segment sg from p0) with weight w in the torque of dst's
+ * face f (normal n, centre fc), int_E Phi_Q dl moved onto Q's lines
+ * round it (the four from pr->e[first]).  J = int_E int_Q dA dl / |p - q|
+ * is homogeneous of degree 2: scaling E and Q about the point O where
+ * E's line meets Q's plane gives
+ *     2 J = oint_dQ (q - O).nu Lambda_E ds + [(p - O).u Phi_Q(p)] over E's ends,
+ * with (q - O).nu constant along each of Q's lines and Lambda_E, E's
+ * line-charge potential, computed with src's face potentials there.
+ * Returns 0, leaving E its own line, when E lies within FOLD_SIN of
+ * parallel to Q's plane.
+ */
+static int fold(problem *pr, int f, magdyn_vec3 n, magdyn_vec3 fc, magdyn_vec3 p0, segment sg, magdyn_vec3 w,
+                int first, int k)
+{
+    double nu_dot = magdyn_vec3_dot(n, sg.u), end[2];
+    magdyn_vec3 o;
+    int j;
+    if (!(fabs(nu_dot) >= FOLD_SIN)) return 0;
+    o = magdyn_vec3_madd(p0, magdyn_vec3_dot(n, magdyn_vec3_sub(fc, p0)) / nu_dot, sg.u);
+    for (j = 0; j < 4; j++) {
+        edge *x = &pr->e[first + j];
+        x->wl[k] = magdyn_vec3_scale(w, 0.5 * magdyn_vec3_dot(magdyn_vec3_sub(x->p0, o), x->nu));
+        if (!x->folded) {
+            int e;
+            for (e = 0; e < 12; e++)
+                if (e != k) x->wl[e] = magdyn_v3(0, 0, 0);
+            x->folded = 1;
+        }
+    }
+    for (j = 0; j < 2; j++) {
+        magdyn_vec3 pe = magdyn_vec3_madd(sg.c, j ? sg.h : -sg.h, sg.u);
+        magdyn_vec3 r = magdyn_mat3_mulv(pr->back, magdyn_vec3_sub(pe, pr->p->t));
+        end[j] = magdyn_vec3_dot(magdyn_vec3_sub(pe, o), sg.u) * mdc_face_potential(pr->p->half_d, f, r);
+    }
+    pr->t_ends = magdyn_vec3_madd(pr->t_ends, 0.5 * (end[1] - end[0]), w);
+    return 1;
+}
+
 /* The lines round dst's charged face f and along src's edges for it,
  * appended to pr->e (room for 16 more), and its gap terms to pr->gaps;
  * 0 when a face of src is nearly parallel to f's (pair_origin). */
@@ -310,7 +360,7 @@ static int face_lines(problem *pr, int f, double sigma)
     const mdc_bnd_problem *p = pr->p;
     magdyn_vec3 corner[4], n, fc, o[6];
     segment sg[12];
-    int k, g;
+    int k, g, first;
     face_corners(p, f, corner, &n, &fc);
     for (g = 0; g < 6; g++) {
         double z;
@@ -325,9 +375,11 @@ static int face_lines(problem *pr, int f, double sigma)
             x->w = magdyn_vec3_scale(tangential(pr->s.jx[g], n), sigma / 3.0);
         }
     }
+    first = pr->ne;
     for (k = 0; k < 4; k++) {
         edge *x = &pr->e[pr->ne++];
         x->on_src = 0;
+        x->folded = 0;
         x->face = f;
         x->p0 = corner[k];
         x->d = magdyn_vec3_sub(corner[(k + 1) & 3], corner[k]);
@@ -357,8 +409,10 @@ static int face_lines(problem *pr, int f, double sigma)
                 w = magdyn_vec3_madd(w, sigma / 3.0 * magdyn_vec3_dot(magdyn_vec3_sub(p0, o[gs[j]]), nus[j]),
                                      tangential(pr->s.jx[gs[j]], n));
         if (magdyn_vec3_norm2(w) == 0.0) continue;
+        if (fold(pr, f, n, fc, p0, sg[k], w, first, k)) continue;
         x = &pr->e[pr->ne++];
         x->on_src = 1;
+        x->folded = 0;
         x->face = f;
         x->p0 = p0;
         x->d = magdyn_vec3_scale(sg[k].u, 2.0 * sg[k].h);
@@ -515,6 +569,7 @@ magdyn_status mdc_boundary_force_torque(const mdc_bnd_problem *p, double out[6])
     pr.back = magdyn_mat3_transpose(p->rel);
     pr.ne = 0;
     pr.ngap = 0;
+    pr.t_ends = magdyn_v3(0, 0, 0);
     for (g = 0; g < 6; g++) {
         magdyn_vec3 n = cf_axis(g / 2, (g & 1) ? -1.0 : 1.0);
         pr.s.jn[g] = magdyn_vec3_dot(p->j_s, n) / (4.0 * MAGDYN_PI);
@@ -531,6 +586,7 @@ magdyn_status mdc_boundary_force_torque(const mdc_bnd_problem *p, double out[6])
     if (st == MAGDYN_OK) st = integrate(&pr, pr.ngap ? 1.0 - GAP_SHARE : 1.0, &t, &tol_t);
     free(pr.e);
     if (st != MAGDYN_OK) return st;
+    t.t = magdyn_vec3_add(t.t, pr.t_ends);
     for (g = 0; g < pr.ngap; g++)
         t.t = magdyn_vec3_add(t.t, gap_term(&pr, &pr.gaps[g], GAP_SHARE * tol_t / pr.ngap));
     if (!isfinite(magdyn_vec3_norm(t.t))) return MAGDYN_ENOCONV;

@@ -22,8 +22,15 @@
  * which homogeneity turns into line integrals round Q and round P_g, and
  * for parallel faces apart the integral of P_g's solid angle over Q, itself
  * a line integral (cuboid_faces.h) (cuboid_boundary.c, pair_origin).
+ * Those round P_g, along src's edges E of Q's potential, move onto Q's
+ * edges too where E crosses Q's plane at an angle: int_E Phi_Q dl =
+ * int_Q Lambda_E dA is homogeneous of degree 2 about the point where E's
+ * line meets Q's plane, and Lambda_E, E's line-charge potential, comes
+ * with src's face potentials at no cost (cuboid_boundary.c, fold): a
+ * third less work near contact.
  * Every integral is then along a line, of a continuous function with
- * x ln x kinks at its points nearest the other box's edges: cut there,
+ * x ln x kinks at its points nearest the other box's edges (Lambda_E has
+ * an integrable logarithm where one of Q's edges crosses E): cut there,
  * with Gauss-Kronrod 7-15 on pieces whose points cluster towards the
  * kinks (psi' = 0 there), and halved where the estimates exceed their
  * share of the tolerance.

@@ -68,7 +68,7 @@ static const unsigned char face_edge[6][4] = {
     {0, 1, 8, 10}, {2, 3, 9, 11},           /* y: along x (sides y, z), along z (sides x, y) */
     {4, 5, 0, 2}, {6, 7, 1, 3}};            /* z: along y (sides z, x), along x (sides y, z) */
 
-void mdc_box_potentials(magdyn_vec3 h, magdyn_vec3 q, double phi[6])
+void mdc_box_potentials(magdyn_vec3 h, magdyn_vec3 q, double phi[6], double lam_out[12])
 {
     /* off[a][s]: q's offset along axis a from the box's side s (0: +, 1: -) */
     double hh[3] = {h.x, h.y, h.z}, qq[3] = {q.x, q.y, q.z}, off[3][2], sq[3][2], r[8], lam[12];
@@ -97,6 +97,8 @@ void mdc_box_potentials(magdyn_vec3 h, magdyn_vec3 q, double phi[6])
         lf[2] = lam[face_edge[g][2]]; lf[3] = lam[face_edge[g][3]];
         phi[g] = face_sum(hh[a1], hh[a2], qq[a1], qq[a2], off[a0][g & 1], rf, lf);
     }
+    if (lam_out)
+        for (d = 0; d < 12; d++) lam_out[d] = lam[d];
 }
 
 double mdc_face_potential(magdyn_vec3 h, int g, magdyn_vec3 q)

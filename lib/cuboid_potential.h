@@ -27,8 +27,11 @@
 #include <magdyn/vec.h>
 
 /* Phi_g(q) for the six faces g = 0 .. 5 into phi[]; the box's 12 edges
- * and 8 corners serve all six. */
-void mdc_box_potentials(magdyn_vec3 h, magdyn_vec3 q, double phi[6]);
+ * and 8 corners serve all six.  lam, when not NULL, receives the edges'
+ * line-charge potentials Lambda_e(q) = int_e dl' / |q - q'| (edge e as
+ * cuboid_axes.h numbers them; 0 for q on an edge's line, where it
+ * diverges). */
+void mdc_box_potentials(magdyn_vec3 h, magdyn_vec3 q, double phi[6], double lam[12]);
 
 /* Phi_g(q) of face g alone. */
 double mdc_face_potential(magdyn_vec3 h, int g, magdyn_vec3 q);

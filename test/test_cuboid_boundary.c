@@ -126,11 +126,40 @@ START_TEST(six_at_once_as_one_at_a_time)
             if (pick == 1) q = with(q, k, comp(HALF, k));
             else if (pick == 2) q = with(q, k, -comp(HALF, k));
         }
-        mdc_box_potentials(HALF, q, six);
+        mdc_box_potentials(HALF, q, six, NULL);
         for (g = 0; g < 6; g++) {
             double one = mdc_face_potential(HALF, g, q);
             ck_assert_msg(isfinite(six[g]) && fabs(six[g] - one) <= 1e-14 * fabs(one) + 1e-18,
                           "face %d: %.17g vs %.17g", g, six[g], one);
+        }
+    }
+}
+END_TEST
+
+/* The edges' line-charge potentials that mdc_box_potentials returns
+ * against the closed form of int_-h^h dy / sqrt((y - y0)^2 + p^2) =
+ * asinh((h - y0) / p) + asinh((h + y0) / p), y0 the offset of q's foot
+ * from the edge's midpoint and p its distance from the edge's line. */
+START_TEST(edge_potentials_against_asinh)
+{
+    test_rng r = {0x5eed0006u};
+    int i, e;
+    for (i = 0; i < test_count(400); i++) {
+        magdyn_vec3 q = test_rng_vec3(&r, -0.012, 0.012);
+        double six[6], lam[12];
+        mdc_box_potentials(HALF, q, six, lam);
+        for (e = 0; e < 12; e++) {
+            /* edge 4 d + 2 b1 + b2: along d, at the - side of d + 1 for b1
+               set and of d + 2 for b2 set */
+            int d = e / 4, d1 = (d + 1) % 3, d2 = (d + 2) % 3;
+            magdyn_vec3 mid = with(with(magdyn_v3(0, 0, 0), d1, ((e & 2) ? -1.0 : 1.0) * comp(HALF, d1)), d2,
+                                   ((e & 1) ? -1.0 : 1.0) * comp(HALF, d2));
+            magdyn_vec3 off = magdyn_vec3_sub(q, mid);
+            double h = comp(HALF, d), y0 = comp(off, d), p = hypot(comp(off, d1), comp(off, d2));
+            double ref = asinh((h - y0) / p) + asinh((h + y0) / p);
+            if (p < 1e-6) continue;
+            ck_assert_msg(fabs(lam[e] - ref) <= 1e-12 * fabs(ref) + 1e-15, "edge %d at (%g %g %g): %.17g vs %.17g",
+                          e, q.x, q.y, q.z, lam[e], ref);
         }
     }
 }
@@ -156,7 +185,7 @@ static void potentials(magdyn_vec3 j, magdyn_vec3 q, double *phi, magdyn_vec3 *a
 {
     double pg[6];
     int g;
-    mdc_box_potentials(HALF, q, pg);
+    mdc_box_potentials(HALF, q, pg, NULL);
     *phi = 0.0;
     *a = magdyn_v3(0, 0, 0);
     for (g = 0; g < 6; g++) {
@@ -420,6 +449,7 @@ static Suite *suite(void)
     tcase_set_timeout(c, 120);
     tcase_add_test(c, potentials_match_quadrature);
     tcase_add_test(c, six_at_once_as_one_at_a_time);
+    tcase_add_test(c, edge_potentials_against_asinh);
     tcase_add_test(c, continuous_onto_the_face);
     tcase_add_test(c, fields_from_the_potentials);
     tcase_add_test(c, aligned_against_akoun_yonnet);

@@ -130,8 +130,9 @@ MAGDYN_API magdyn_vec3 magdyn_cuboid_moment(const magdyn_cuboid *c);
  * (in-plane field) turn each charged face's integrals into integrals round
  * its edges, and homogeneity turns the torque's remaining area term into
  * integrals round the faces of both boxes; adaptive Gauss-Kronrod 7-15,
- * the lines cut at their points nearest the other box's edges.  Some
- * 0.1 ms touching at any tolerance, errors far below it.  Plates
+ * the lines cut at their points nearest the other box's edges.  About
+ * 0.16 ms for 10 mm cubes touching at 1e-3, 0.24 ms at 1e-6, errors far
+ * below the tolerance.  Plates
  * polarised across their thickness, and charged faces nearly parallel to
  * a face of src (within 0.01 rad, not exactly) and apart from it, are left
  * to the cubature.
