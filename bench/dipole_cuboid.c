@@ -275,10 +275,10 @@ static void random_pair(double sep, magdyn_cuboid *a, magdyn_cuboid *b)
     a->center = magdyn_v3(0, 0, 0);
     a->half = magdyn_v3(0.005, 0.005, 0.005);
     a->orientation = random_turn();
-    a->polarization = magdyn_quat_rotate(a->orientation, magdyn_v3(0, 0, 1.2));
+    a->polarization = magdyn_v3(0, 0, 1.2);   /* body frame */
     *b = *a;
     b->orientation = random_turn();
-    b->polarization = magdyn_quat_rotate(b->orientation, magdyn_v3(0, 0, 1.2));
+
     oa.center = a->center;
     oa.half = a->half;
     oa.orientation = a->orientation;

@@ -16,16 +16,16 @@
  * and so they are for a plate polarised across its thickness, which is
  * then the box integrated (mdc_plate_across).
  *
- * Near contact, where no charged faces are parallel (those are stacks,
- * which the face cubature does exactly and faster), the charged faces
+ * Near contact, where no charged faces are parallel to rounding (those
+ * are stacks, which the face cubature does exactly and faster), the charged faces
  * are integrated along lines instead (cuboid_boundary.h): src's
  * potentials are continuous, and Stokes' and the divergence theorem move
  * every integral onto lines round the faces, whose kinks are points.
  * Over 200 random turned pairs 0-10 um apart the face cubature missed the
  * tolerance by up to 4 times, and took 4 times as long at 1e-5 as at
  * 1e-3; the lines keep the error below 0.02 of the tolerance and cost
- * about 0.16 ms at 1e-3 and 0.24 ms at 1e-6 for 10 mm cubes touching
- * (bench/dipole_cuboid).  Apart it is the other way round (the
+ * about 60 us at 1e-3 and 85 us at 1e-6 for 10 mm cubes polarised along
+ * an edge, touching (bench/dipole_cuboid).  Apart it is the other way round (the
  * lines' fixed cost of 0.05-0.09 ms against 0.01-0.03 ms), so there the
  * cubature goes first with a small budget (both_sides).
  * The face cubature is cuboid_face_cubature.c's; its note says how it

@@ -11,8 +11,9 @@
 #include "cuboid_pose.h"
 #include "cuboid_axes.h"
 
-/* Faces whose normals agree to within this cosine count as parallel. */
-#define PARALLEL_COS (1.0 - 1e-9)
+/* Faces whose normals agree to within this cosine (a tilt of 1.4e-7 rad,
+ * a few times the rounding of the pose) count as parallel. */
+#define PARALLEL_COS (1.0 - 1e-14)
 
 
 /* Largest signed separation of the boxes over the 15 axes of the SAT, with

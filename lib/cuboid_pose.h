@@ -73,9 +73,12 @@ typedef struct {
  * dst's frame rel and separation sep [m] seen from src (as for
  * mdc_pose_separation): the boxes closer than `near` times the smaller
  * one's half diagonal, and no charged face of dst parallel to a charged
- * face of src, which the face cubature does exactly (stacks of magnets,
- * twisted, offset or a gap apart: 20-70 us at 1e-5 for 10 mm cubes, where
- * the line integrals take 100-130 us).
+ * face of src to rounding, which the face cubature does exactly (stacks
+ * of magnets, twisted, offset or a gap apart: 20-70 us at 1e-5 for 10 mm
+ * cubes, where the line integrals take 100-130 us).  A stack tilted by
+ * 1.4e-7 rad or more (one at rest, a solver's tolerance off flat) goes to
+ * the lines: the face cubature's pair for the tilted face took 2 ms at 1e-5
+ * (the snap of bench/world), the lines 0.18 ms.
  */
 int mdc_pose_lines_first(const magdyn_cuboid *src, const magdyn_cuboid *dst, magdyn_mat3 rel, double sep,
                          double near);
