@@ -1,6 +1,7 @@
 /* cuboid_boundary.c - see cuboid_boundary.h. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "cuboid_boundary.h"
 #include "cuboid_faces.h"
 #include "cuboid_potential.h"
@@ -336,12 +337,7 @@ static int fold(problem *pr, int f, magdyn_vec3 n, magdyn_vec3 fc, magdyn_vec3 p
     for (j = 0; j < 4; j++) {
         edge *x = &pr->e[first + j];
         x->wl[k] = magdyn_vec3_scale(w, 0.5 * magdyn_vec3_dot(magdyn_vec3_sub(x->p0, o), x->nu));
-        if (!x->folded) {
-            int e;
-            for (e = 0; e < 12; e++)
-                if (e != k) x->wl[e] = magdyn_v3(0, 0, 0);
-            x->folded = 1;
-        }
+        x->folded = 1;
     }
     for (j = 0; j < 2; j++) {
         magdyn_vec3 pe = magdyn_vec3_madd(sg.c, j ? sg.h : -sg.h, sg.u);
@@ -380,6 +376,7 @@ static int face_lines(problem *pr, int f, double sigma)
         edge *x = &pr->e[pr->ne++];
         x->on_src = 0;
         x->folded = 0;
+        memset(x->wl, 0, sizeof x->wl);
         x->face = f;
         x->p0 = corner[k];
         x->d = magdyn_vec3_sub(corner[(k + 1) & 3], corner[k]);

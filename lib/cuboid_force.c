@@ -84,24 +84,25 @@ static magdyn_status swapped(const magdyn_cuboid *src, const magdyn_cuboid *dst,
 }
 
 /* One round of the face cubature with the given budget of regions: the
- * preferred side first (*first: 0 as given, 1 swapped; set when
- * force_torque prefers the swap, which it may only in the first round). */
-static magdyn_status cubature_round(const magdyn_cuboid *src, const magdyn_cuboid *dst, double rel_tol,
-                                    size_t budget, int may_prefer, int *first, magdyn_vec3 *force,
-                                    magdyn_vec3 *torque)
+ * preferred side first (*first: 0 as given, with dst's pose pp, 1
+ * swapped; set when the given side prefers the swap, which it may only in
+ * the first round). */
+static magdyn_status cubature_round(const magdyn_cuboid *src, const magdyn_cuboid *dst, const mdc_pair_pose *pp,
+                                    double rel_tol, size_t budget, int may_prefer, int *first,
+                                    magdyn_vec3 *force, magdyn_vec3 *torque)
 {
     magdyn_status s = MAGDYN_ENOCONV;
     int k;
     for (k = 0; k < 2; k++) {
         int side = *first ^ k;
         s = side ? swapped(src, dst, rel_tol, budget, force, torque)
-                 : force_torque(src, dst, rel_tol, may_prefer && k == 0, budget, force, torque);
+                 : mdc_face_cubature(src, dst, pp, rel_tol, may_prefer && k == 0, budget, force, torque);
         if ((int)s == MDC_PREFER_SWAP) {
             *first = 1;
             s = swapped(src, dst, rel_tol, budget, force, torque);
             if (s == MAGDYN_OK) return s;
             k = 1;   /* the given side comes next */
-            s = force_torque(src, dst, rel_tol, 0, budget, force, torque);
+            s = mdc_face_cubature(src, dst, pp, rel_tol, 0, budget, force, torque);
         }
         if (s != MAGDYN_ENOCONV) return s;
     }
@@ -135,13 +136,13 @@ static magdyn_status both_sides(const magdyn_cuboid *src, const magdyn_cuboid *d
     if ((s = prepare(src, dst, rel_tol, &pp)) != MAGDYN_OK) return s;
     if (trivial(src, dst, &pp, rel_tol, force, torque)) return MAGDYN_OK;
     if (!mdc_pose_lines_first(src, dst, pp.rel, pp.sep, LINES_NEAR)) {
-        s = cubature_round(src, dst, rel_tol, QUICK_REGIONS, 1, &first, force, torque);
+        s = cubature_round(src, dst, &pp, rel_tol, QUICK_REGIONS, 1, &first, force, torque);
         if (s != MAGDYN_ENOCONV) return s;
     }
     s = lines(src, dst, &pp, rel_tol, force, torque);
     if (s != MAGDYN_ENOCONV) return s;
     for (budget = MIN_REGIONS; budget <= MAX_REGIONS; budget *= 8)
-        if ((s = cubature_round(src, dst, rel_tol, budget, budget == MIN_REGIONS, &first, force, torque))
+        if ((s = cubature_round(src, dst, &pp, rel_tol, budget, budget == MIN_REGIONS, &first, force, torque))
             != MAGDYN_ENOCONV)
             return s;
     return s;
@@ -273,8 +274,8 @@ static magdyn_status lines(const magdyn_cuboid *src, const magdyn_cuboid *dst, c
     return MAGDYN_OK;
 }
 
-/* One side's face cubature (cuboid_face_cubature.h), with a budget of
- * regions. */
+/* The face cubature from the other side's pose (cuboid_face_cubature.h),
+ * with a budget of regions: that pose may still have a trivial answer. */
 static magdyn_status force_torque(const magdyn_cuboid *src, const magdyn_cuboid *dst, double rel_tol,
                                   int may_prefer, size_t budget, magdyn_vec3 *force, magdyn_vec3 *torque)
 {

@@ -71,7 +71,8 @@ static const unsigned char face_edge[6][4] = {
 void mdc_box_potentials(magdyn_vec3 h, magdyn_vec3 q, double phi[6], double lam_out[12])
 {
     /* off[a][s]: q's offset along axis a from the box's side s (0: +, 1: -) */
-    double hh[3] = {h.x, h.y, h.z}, qq[3] = {q.x, q.y, q.z}, off[3][2], sq[3][2], r[8], lam[12];
+    double hh[3] = {h.x, h.y, h.z}, qq[3] = {q.x, q.y, q.z}, off[3][2], sq[3][2], r[8], own[12];
+    double *lam = lam_out ? lam_out : own;
     int a, c, d, b, g;
     for (a = 0; a < 3; a++) {
         off[a][0] = qq[a] - hh[a];
@@ -97,8 +98,6 @@ void mdc_box_potentials(magdyn_vec3 h, magdyn_vec3 q, double phi[6], double lam_
         lf[2] = lam[face_edge[g][2]]; lf[3] = lam[face_edge[g][3]];
         phi[g] = face_sum(hh[a1], hh[a2], qq[a1], qq[a2], off[a0][g & 1], rf, lf);
     }
-    if (lam_out)
-        for (d = 0; d < 12; d++) lam_out[d] = lam[d];
 }
 
 double mdc_face_potential(magdyn_vec3 h, int g, magdyn_vec3 q)
