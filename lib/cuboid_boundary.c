@@ -34,6 +34,8 @@
  * lines (face_lines); nearer parallel, their common point would lie far
  * off and the moved terms would cancel. */
 #define FOLD_SIN 0.3
+/* The points of the Gauss-Kronrod rule on a piece. */
+#define GK_POINTS 15
 /* Cuts per edge: 12 segments, three candidate points each, and the ends. */
 #define MAX_CUTS 38
 
@@ -96,12 +98,10 @@ typedef struct {
     magdyn_vec3 t_ends;          /* the end terms of the folded edges' integrals (face_lines) */
 } problem;
 
-/* phi and A of src at q */
-static void src_potentials(const source *s, magdyn_vec3 q, double pg[6], double lam[12], double *phi,
-                           magdyn_vec3 *a)
+/* phi and A of src from its face potentials pg */
+static void src_potentials(const source *s, const double pg[6], double *phi, magdyn_vec3 *a)
 {
     int g;
-    mdc_box_potentials(s->half, q, pg, lam);
     *phi = 0.0;
     *a = magdyn_v3(0, 0, 0);
     for (g = 0; g < 6; g++) {
@@ -110,25 +110,37 @@ static void src_potentials(const source *s, magdyn_vec3 q, double pg[6], double 
     }
 }
 
-/* The integrand's values at parameter l of e: v[0] phi, v[1] A.t,
- * v[2..4] a_t (A.t), v[5] phi (n x a_t).nu, v[6..11] Phi_g, v[12..23]
- * Lambda of src's edges; on src's edges v[0] the potential of dst's face. */
-static void values(const problem *pr, const edge *e, double l, double v[24])
+/* The integrands' values at the points q[0 .. n) of e, into v[i]: v[i][0]
+ * phi, v[i][1] A.t, v[i][2..4] a_t (A.t), v[i][5] phi (n x a_t).nu,
+ * v[i][6..11] Phi_g, v[i][12..23] Lambda of src's edges; on src's edges
+ * v[i][0] the potential of dst's face.  src's potentials at all the points
+ * at once (mdc_box_potentials_n). */
+static void values(const problem *pr, const edge *e, const magdyn_vec3 *q, int n, double (*v)[24])
 {
-    magdyn_vec3 q = magdyn_vec3_madd(e->p0, l, e->d), a, lever;
-    double phi, at;
+    double pg[GK_POINTS][6], lam[GK_POINTS][12];
+    int i, g;
     if (e->on_src) {
-        magdyn_vec3 r = magdyn_mat3_mulv(pr->back, magdyn_vec3_sub(q, pr->p->t));
-        v[0] = mdc_face_potential(pr->p->half_d, e->face, r);
+        for (i = 0; i < n; i++) {
+            magdyn_vec3 r = magdyn_mat3_mulv(pr->back, magdyn_vec3_sub(q[i], pr->p->t));
+            v[i][0] = mdc_face_potential(pr->p->half_d, e->face, r);
+        }
         return;
     }
-    src_potentials(&pr->s, q, v + 6, e->folded ? v + 12 : NULL, &phi, &a);
-    lever = magdyn_vec3_sub(q, e->c);
-    lever = magdyn_vec3_madd(lever, -e->an, e->n);
-    at = magdyn_vec3_dot(a, e->dir);
-    v[0] = phi; v[1] = at;
-    v[2] = lever.x * at; v[3] = lever.y * at; v[4] = lever.z * at;
-    v[5] = phi * magdyn_vec3_dot(magdyn_vec3_cross(e->n, lever), e->nu);
+    mdc_box_potentials_n(pr->s.half, q, n, pg, e->folded ? lam : NULL);
+    for (i = 0; i < n; i++) {
+        magdyn_vec3 a, lever;
+        double phi, at;
+        src_potentials(&pr->s, pg[i], &phi, &a);
+        lever = magdyn_vec3_sub(q[i], e->c);
+        lever = magdyn_vec3_madd(lever, -e->an, e->n);
+        at = magdyn_vec3_dot(a, e->dir);
+        v[i][0] = phi; v[i][1] = at;
+        v[i][2] = lever.x * at; v[i][3] = lever.y * at; v[i][4] = lever.z * at;
+        v[i][5] = phi * magdyn_vec3_dot(magdyn_vec3_cross(e->n, lever), e->nu);
+        for (g = 0; g < 6; g++) v[i][6 + g] = pg[i][g];
+        if (e->folded)
+            for (g = 0; g < 12; g++) v[i][12 + g] = lam[i][g];
+    }
 }
 
 /* Force and torque of the integrals v[] along e:
@@ -162,21 +174,25 @@ static void eval_piece(const problem *pr, piece *pc)
 {
     const edge *e = &pr->e[pc->edge];
     double k[24] = {0}, g[24] = {0}, hl = 0.5 * (pc->l1 - pc->l0), ml = 0.5 * (pc->l0 + pc->l1);
-    int i, sgn, m, nv = e->on_src ? 1 : (e->folded ? 24 : 12);
-    magdyn_vec3 fg, tg;
+    double dpsi[GK_POINTS], v[GK_POINTS][24];
+    magdyn_vec3 q[GK_POINTS], fg, tg;
+    int i, sgn, m, j = 0, nv = e->on_src ? 1 : (e->folded ? 24 : 12);
     for (i = 0; i < 8; i++)
-        for (sgn = 0; sgn < (i < 7 ? 2 : 1); sgn++) {
-            double x = sgn ? -md_gk15_x[i] : md_gk15_x[i];
-            double psi = x, dpsi = 1.0, v[24];
-            if (pc->k0 && pc->k1) { psi = 0.5 * x * (3.0 - x * x); dpsi = 1.5 * (1.0 - x * x); }
-            else if (pc->k0) { psi = 0.5 * (1.0 + x) * (1.0 + x) - 1.0; dpsi = 1.0 + x; }
-            else if (pc->k1) { psi = 1.0 - 0.5 * (1.0 - x) * (1.0 - x); dpsi = 1.0 - x; }
-            values(pr, e, ml + hl * psi, v);
-            for (m = 0; m < nv; m++) {
-                k[m] += md_gk15_w[i] * dpsi * v[m];
-                if (i & 1) g[m] += md_g7_w[i / 2] * dpsi * v[m];
-            }
+        for (sgn = 0; sgn < (i < 7 ? 2 : 1); sgn++, j++) {
+            double x = sgn ? -md_gk15_x[i] : md_gk15_x[i], psi = x;
+            dpsi[j] = 1.0;
+            if (pc->k0 && pc->k1) { psi = 0.5 * x * (3.0 - x * x); dpsi[j] = 1.5 * (1.0 - x * x); }
+            else if (pc->k0) { psi = 0.5 * (1.0 + x) * (1.0 + x) - 1.0; dpsi[j] = 1.0 + x; }
+            else if (pc->k1) { psi = 1.0 - 0.5 * (1.0 - x) * (1.0 - x); dpsi[j] = 1.0 - x; }
+            q[j] = magdyn_vec3_madd(e->p0, ml + hl * psi, e->d);
         }
+    values(pr, e, q, GK_POINTS, v);
+    for (i = 0, j = 0; i < 8; i++)
+        for (sgn = 0; sgn < (i < 7 ? 2 : 1); sgn++, j++)
+            for (m = 0; m < nv; m++) {
+                k[m] += md_gk15_w[i] * dpsi[j] * v[j][m];
+                if (i & 1) g[m] += md_g7_w[i / 2] * dpsi[j] * v[j][m];
+            }
     for (m = 0; m < nv; m++) { k[m] *= hl * e->len; g[m] *= hl * e->len; }
     terms(e, k, &pc->f, &pc->t);
     terms(e, g, &fg, &tg);

@@ -1,55 +1,70 @@
 /* cuboid_potential.c - see cuboid_potential.h. */
 #include <math.h>
-#include "detmath.h"
+#include "detmath_batch.h"
 #include "cuboid_potential.h"
 #include "cuboid_axes.h"
 
 
-/* y + sqrt(p2 + y^2) without cancellation for y < 0 (p2 > 0 there) */
-static double yr(double y, double p2, double r) { return y >= 0.0 ? y + r : p2 / (r - y); }
-
 /* The line-charge potential int dl / |q - p| of a segment from y = -h to
  * h along its line, for q at offset y along it and p2 squared off it, with
- * rm, rp the distances to the ends at -h and +h.  A line through q has a
- * divergent potential and a zero coefficient wherever it is used: 0. */
-static double line_log(double y, double h, double p2, double rm, double rp)
+ * rm, rp the distances to the ends at -h and +h, is the log of
+ * (Y+ + rm) / (Y- + rp), Y+- = y +- h, taken without cancellation and with
+ * one division: Y + R = p2 / (R - Y) for Y < 0 (p2 > 0 there).  A line
+ * through q has a divergent potential and a zero coefficient wherever it
+ * is used: ratio 1, potential 0. */
+static double line_ratio(double y, double h, double p2, double rm, double rp)
 {
-    return p2 > 0.0 ? md_log(yr(y + h, p2, rm) / yr(y - h, p2, rp)) : 0.0;
+    double yp = y + h, ym = y - h;
+    if (!(p2 > 0.0)) return 1.0;
+    if (ym >= 0.0) return (yp + rm) / (ym + rp);
+    if (yp >= 0.0) return (yp + rm) * (rp - ym) / p2;
+    return (rp - ym) / (rm - yp);
 }
 
 /*
  * The solid angle of the rectangle [-A, A] x [-B, B] from height w above
- * it, with u, v the foot's in-plane coordinates and r[i][k] the distances
- * to the corners (u - (+-A), v - (+-B)), i, k = 0 for +: the triangles
- * (c0, c1, c2) and (c0, c2, c3) of the corners in turn have
- * tan(Omega / 2) = N / D with N = 4 A B |w| and
- * D = r0 r1 r2 + (R0.R1) r2 + (R0.R2) r1 + (R1.R2) r0; the half angles add
- * as the arguments of D + i N, and their sum lies in [0, pi].
+ * it is 2 atan2(*sy, *sx) of these, with u, v the foot's in-plane
+ * coordinates and r[i][k] the distances to the corners (u - (+-A),
+ * v - (+-B)), i, k = 0 for +: the triangles (c0, c1, c2) and (c0, c2, c3)
+ * of the corners in turn have tan(Omega / 2) = N / D with N = 4 A B |w|
+ * and D = r0 r1 r2 + (R0.R1) r2 + (R0.R2) r1 + (R1.R2) r0; the half angles
+ * add as the arguments of D + i N, and their sum lies in [0, pi].  On the
+ * plane (w = 0) the term's weight |w| is zero: atan2(0, 1).
  */
-static double solid_angle(double A, double B, double u, double v, double aw, double r[2][2])
+static void solid_angle_args(double A, double B, double u, double v, double aw, double r[2][2],
+                             double *sy, double *sx)
 {
     /* corners in turn: (+A, +B), (-A, +B), (-A, -B), (+A, -B) */
     double cx[4] = {u - A, u + A, u + A, u - A}, cy[4] = {v - B, v - B, v + B, v + B};
     double rr[4] = {r[0][0], r[1][0], r[1][1], r[0][1]}, ww = aw * aw, n = 4.0 * A * B * aw;
-    double d01 = cx[0] * cx[1] + cy[0] * cy[1] + ww, d02 = cx[0] * cx[2] + cy[0] * cy[2] + ww;
-    double d12 = cx[1] * cx[2] + cy[1] * cy[2] + ww, d03 = cx[0] * cx[3] + cy[0] * cy[3] + ww;
-    double d23 = cx[2] * cx[3] + cy[2] * cy[3] + ww;
-    double da = rr[0] * rr[1] * rr[2] + d01 * rr[2] + d02 * rr[1] + d12 * rr[0];
-    double db = rr[0] * rr[2] * rr[3] + d02 * rr[3] + d03 * rr[2] + d23 * rr[0];
-    return 2.0 * md_atan2(fabs(da * n + db * n), da * db - n * n);
+    double d01, d02, d12, d03, d23, da, db;
+    if (!(aw > 0.0)) {
+        *sy = 0.0;
+        *sx = 1.0;
+        return;
+    }
+    d01 = cx[0] * cx[1] + cy[0] * cy[1] + ww;
+    d02 = cx[0] * cx[2] + cy[0] * cy[2] + ww;
+    d12 = cx[1] * cx[2] + cy[1] * cy[2] + ww;
+    d03 = cx[0] * cx[3] + cy[0] * cy[3] + ww;
+    d23 = cx[2] * cx[3] + cy[2] * cy[3] + ww;
+    da = rr[0] * rr[1] * rr[2] + d01 * rr[2] + d02 * rr[1] + d12 * rr[0];
+    db = rr[0] * rr[2] * rr[3] + d02 * rr[3] + d03 * rr[2] + d23 * rr[0];
+    *sy = fabs(da * n + db * n);
+    *sx = da * db - n * n;
 }
 
-/* Phi of the face on axis a at side bit bs, from the corner distances
- * r[i][k] (i: side of a1, k: side of a2) and the four edge potentials
- * lam[i] along a2 at a1 side i, lam[2 + k] along a1 at a2 side k. */
-static double face_sum(double A, double B, double u, double v, double w, double r[2][2],
-                       const double lam[4])
+/* Phi of the face on axis a at side bit bs, from the four edge potentials
+ * lam[i] along a2 at a1 side i, lam[2 + k] along a1 at a2 side k, and
+ * half its solid angle, atan2 of solid_angle_args. */
+static double face_sum(double A, double B, double u, double v, double w, const double lam[4],
+                       double half_angle)
 {
     double sum = 0.0, aw = fabs(w), dist[4] = {A - u, A + u, B - v, B + v};
     int e;
     for (e = 0; e < 4; e++)
         if (dist[e] != 0.0) sum += dist[e] * lam[e];
-    if (aw > 0.0) sum -= aw * solid_angle(A, B, u, v, aw, r);
+    if (aw > 0.0) sum -= aw * 2.0 * half_angle;
     return sum;
 }
 
@@ -68,11 +83,12 @@ static const unsigned char face_edge[6][4] = {
     {0, 1, 8, 10}, {2, 3, 9, 11},           /* y: along x (sides y, z), along z (sides x, y) */
     {4, 5, 0, 2}, {6, 7, 1, 3}};            /* z: along y (sides z, x), along x (sides y, z) */
 
-void mdc_box_potentials(magdyn_vec3 h, magdyn_vec3 q, double phi[6], double lam_out[12])
+/* The arguments of a point's logs (lam, 12 edges) and atan2s (sy, sx, six
+ * faces' half solid angles). */
+static void box_args(const double hh[3], magdyn_vec3 q, double lam[12], double sy[6], double sx[6])
 {
     /* off[a][s]: q's offset along axis a from the box's side s (0: +, 1: -) */
-    double hh[3] = {h.x, h.y, h.z}, qq[3] = {q.x, q.y, q.z}, off[3][2], sq[3][2], r[8], own[12];
-    double *lam = lam_out ? lam_out : own;
+    double qq[3] = {q.x, q.y, q.z}, off[3][2], sq[3][2], r[8];
     int a, c, d, b, g;
     for (a = 0; a < 3; a++) {
         off[a][0] = qq[a] - hh[a];
@@ -86,18 +102,57 @@ void mdc_box_potentials(magdyn_vec3 h, magdyn_vec3 q, double phi[6], double lam_
         int d1 = (d + 1) % 3, d2 = (d + 2) % 3;
         for (b = 0; b < 4; b++) {
             int b1 = b >> 1, b2 = b & 1, cp = (b1 << d1) | (b2 << d2), cm = cp | (1 << d);
-            lam[4 * d + b] = line_log(qq[d], hh[d], sq[d1][b1] + sq[d2][b2], r[cm], r[cp]);
+            lam[4 * d + b] = line_ratio(qq[d], hh[d], sq[d1][b1] + sq[d2][b2], r[cm], r[cp]);
         }
     }
     for (g = 0; g < 6; g++) {
         int a0 = g / 2, a1 = (a0 + 1) % 3, a2 = (a0 + 2) % 3;
-        double rf[2][2], lf[4];
+        double rf[2][2];
         rf[0][0] = r[face_corner[g][0][0]]; rf[0][1] = r[face_corner[g][0][1]];
         rf[1][0] = r[face_corner[g][1][0]]; rf[1][1] = r[face_corner[g][1][1]];
+        solid_angle_args(hh[a1], hh[a2], qq[a1], qq[a2], fabs(off[a0][g & 1]), rf, &sy[g], &sx[g]);
+    }
+}
+
+/* The six faces' potentials at q from the edges' potentials and the half
+ * solid angles. */
+static void box_sums(const double hh[3], magdyn_vec3 q, const double lam[12], const double half[6],
+                     double phi[6])
+{
+    double qq[3] = {q.x, q.y, q.z};
+    int g;
+    for (g = 0; g < 6; g++) {
+        int a0 = g / 2, a1 = (a0 + 1) % 3, a2 = (a0 + 2) % 3;
+        double lf[4], w = qq[a0] - ((g & 1) ? -hh[a0] : hh[a0]);
         lf[0] = lam[face_edge[g][0]]; lf[1] = lam[face_edge[g][1]];
         lf[2] = lam[face_edge[g][2]]; lf[3] = lam[face_edge[g][3]];
-        phi[g] = face_sum(hh[a1], hh[a2], qq[a1], qq[a2], off[a0][g & 1], rf, lf);
+        phi[g] = face_sum(hh[a1], hh[a2], qq[a1], qq[a2], w, lf, half[g]);
     }
+}
+
+void mdc_box_potentials_n(magdyn_vec3 h, const magdyn_vec3 *q, int n, double (*phi)[6],
+                          double (*lam)[12])
+{
+    double hh[3] = {h.x, h.y, h.z}, own[MDC_BOX_BATCH][12], sy[MDC_BOX_BATCH][6], sx[MDC_BOX_BATCH][6];
+    double half[MDC_BOX_BATCH][6];
+    double (*ls)[12] = lam ? lam : own;
+    int i, k;
+    for (k = 0; k < n; k += MDC_BOX_BATCH) {
+        int m = n - k < MDC_BOX_BATCH ? n - k : MDC_BOX_BATCH;
+        double (*l)[12] = lam ? ls + k : own;
+        for (i = 0; i < m; i++) box_args(hh, q[k + i], l[i], sy[i], sx[i]);
+        /* all the points' logs and atan2s at once, four lanes abreast */
+        md_log_batch(&l[0][0], &l[0][0], 12 * m);
+        md_atan2_batch(&sy[0][0], &sx[0][0], &half[0][0], 6 * m);
+        for (i = 0; i < m; i++) box_sums(hh, q[k + i], l[i], half[i], phi[k + i]);
+    }
+}
+
+void mdc_box_potentials(magdyn_vec3 h, magdyn_vec3 q, double phi[6], double lam[12])
+{
+    double own[1][12], (*l)[12] = own;
+    if (lam) l = (double (*)[12])lam;
+    mdc_box_potentials_n(h, &q, 1, (double (*)[6])phi, l);
 }
 
 double mdc_face_potential(magdyn_vec3 h, int g, magdyn_vec3 q)
@@ -105,6 +160,7 @@ double mdc_face_potential(magdyn_vec3 h, int g, magdyn_vec3 q)
     int a = g / 2, a1 = (a + 1) % 3, a2 = (a + 2) % 3, i, k;
     double A = cf_comp(h, a1), B = cf_comp(h, a2), u = cf_comp(q, a1), v = cf_comp(q, a2);
     double w = cf_comp(q, a) - ((g & 1) ? -1.0 : 1.0) * cf_comp(h, a), ww = w * w, r[2][2], lf[4];
+    double sy, sx, half;
     for (i = 0; i < 2; i++)
         for (k = 0; k < 2; k++) {
             double x = u - (i ? -A : A), y = v - (k ? -B : B);
@@ -112,11 +168,14 @@ double mdc_face_potential(magdyn_vec3 h, int g, magdyn_vec3 q)
         }
     for (i = 0; i < 2; i++) {
         double x = u - (i ? -A : A);
-        lf[i] = line_log(v, B, x * x + ww, r[i][1], r[i][0]);
+        lf[i] = line_ratio(v, B, x * x + ww, r[i][1], r[i][0]);
     }
     for (k = 0; k < 2; k++) {
         double y = v - (k ? -B : B);
-        lf[2 + k] = line_log(u, A, y * y + ww, r[1][k], r[0][k]);
+        lf[2 + k] = line_ratio(u, A, y * y + ww, r[1][k], r[0][k]);
     }
-    return face_sum(A, B, u, v, w, r, lf);
+    md_log_batch(lf, lf, 4);
+    solid_angle_args(A, B, u, v, fabs(w), r, &sy, &sx);
+    md_atan2_batch(&sy, &sx, &half, 1);
+    return face_sum(A, B, u, v, w, lf, half);
 }

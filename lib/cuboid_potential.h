@@ -33,6 +33,16 @@
  * diverges). */
 void mdc_box_potentials(magdyn_vec3 h, magdyn_vec3 q, double phi[6], double lam[12]);
 
+/* The most points mdc_box_potentials_n takes in one pass (more go in
+ * passes of this many). */
+#define MDC_BOX_BATCH 16
+
+/* mdc_box_potentials at the n points q[0 .. n): phi[i], and lam[i] when
+ * lam is not NULL; the same bits point by point, at a fraction of the
+ * cost, as the points' logarithms and atan2s go in batches. */
+void mdc_box_potentials_n(magdyn_vec3 h, const magdyn_vec3 *q, int n, double (*phi)[6],
+                          double (*lam)[12]);
+
 /* Phi_g(q) of face g alone. */
 double mdc_face_potential(magdyn_vec3 h, int g, magdyn_vec3 q);
 
