@@ -120,10 +120,11 @@ static void values(const problem *pr, const edge *e, const magdyn_vec3 *q, int n
     double pg[GK_POINTS][6], lam[GK_POINTS][12];
     int i, g;
     if (e->on_src) {
-        for (i = 0; i < n; i++) {
-            magdyn_vec3 r = magdyn_mat3_mulv(pr->back, magdyn_vec3_sub(q[i], pr->p->t));
-            v[i][0] = mdc_face_potential(pr->p->half_d, e->face, r);
-        }
+        magdyn_vec3 r[GK_POINTS];
+        double phi_d[GK_POINTS];
+        for (i = 0; i < n; i++) r[i] = magdyn_mat3_mulv(pr->back, magdyn_vec3_sub(q[i], pr->p->t));
+        mdc_face_potentials_n(pr->p->half_d, e->face, r, n, phi_d);
+        for (i = 0; i < n; i++) v[i][0] = phi_d[i];
         return;
     }
     mdc_box_potentials_n(pr->s.half, q, n, pg, e->folded ? lam : NULL);

@@ -1,6 +1,9 @@
 /* cuboid_potential.c - see cuboid_potential.h. */
 #include <math.h>
+#include <string.h>
 #include "detmath_batch.h"
+#include "detmath_lanes.h"
+#include "kernel_clones.h"
 #include "cuboid_potential.h"
 #include "cuboid_axes.h"
 
@@ -14,11 +17,19 @@
  * is used: ratio 1, potential 0. */
 static double line_ratio(double y, double h, double p2, double rm, double rp)
 {
-    double yp = y + h, ym = y - h;
+    double yp = y + h, ym = y - h, num, den;
     if (!(p2 > 0.0)) return 1.0;
-    if (ym >= 0.0) return (yp + rm) / (ym + rp);
-    if (yp >= 0.0) return (yp + rm) * (rp - ym) / p2;
-    return (rp - ym) / (rm - yp);
+    if (ym >= 0.0) {
+        num = yp + rm;
+        den = ym + rp;
+    } else if (yp >= 0.0) {
+        num = (yp + rm) * (rp - ym);
+        den = p2;
+    } else {
+        num = rp - ym;
+        den = rm - yp;
+    }
+    return num / den;
 }
 
 /*
@@ -130,6 +141,87 @@ static void box_sums(const double hh[3], magdyn_vec3 q, const double lam[12], co
     }
 }
 
+#ifdef DETMATH_LANES
+/* line_ratio, lane-wise */
+LANE vd vline_ratio(vd y, double h, vd p2, vd rm, vd rp)
+{
+    vd yp = y + h, ym = y - h;
+    vi a = ym >= 0.0, b = yp >= 0.0, none = ~(p2 > 0.0);
+    vd num = sel(a, yp + rm, sel(b, (yp + rm) * (rp - ym), rp - ym));
+    vd den = sel(a, ym + rp, sel(b, p2, rm - yp));
+    return sel(none, splat(1.0), num / den);
+}
+
+/* solid_angle_args and the half angle's atan2, lane-wise */
+LANE vd vhalf_angle(double A, double B, vd u, vd v, vd aw, vd r00, vd r10, vd r11, vd r01)
+{
+    vd cx0 = u - A, cx1 = u + A, cx2 = u + A, cx3 = u - A, cy0 = v - B, cy1 = v - B, cy2 = v + B, cy3 = v + B;
+    vd ww = aw * aw, n = 4.0 * A * B * aw;
+    vd d01 = cx0 * cx1 + cy0 * cy1 + ww, d02 = cx0 * cx2 + cy0 * cy2 + ww;
+    vd d12 = cx1 * cx2 + cy1 * cy2 + ww, d03 = cx0 * cx3 + cy0 * cy3 + ww;
+    vd d23 = cx2 * cx3 + cy2 * cy3 + ww;
+    vd da = r00 * r10 * r11 + d01 * r11 + d02 * r10 + d12 * r00;
+    vd db = r00 * r11 * r01 + d02 * r01 + d03 * r11 + d23 * r00;
+    vi on = ~(aw > 0.0);
+    return vatan2(sel(on, splat(0.0), vabs(da * n + db * n)), sel(on, splat(1.0), da * db - n * n));
+}
+
+/* mdc_box_potentials_n four points abreast: the operations of box_args,
+ * md_log_fd, md_atan2_fd and box_sums in their order, so the bits of the
+ * scalar path. */
+KERNEL_CLONES static void box_lanes(const double hh[3], const magdyn_vec3 *q, int n, double (*phi)[6],
+                                    double (*lam)[12])
+{
+    int k, i, a, c, d, b, g, e;
+    for (k = 0; k < n; k += 4) {
+        int m = n - k < 4 ? n - k : 4;
+        double pt[3][4], out[12][4];
+        vd qq[3], off[3][2], sq[3][2], r[8], l[12], half[6];
+        for (i = 0; i < 4; i++) {
+            const magdyn_vec3 *p = &q[k + (i < m ? i : 0)];   /* idle lanes repeat the first point */
+            pt[0][i] = p->x; pt[1][i] = p->y; pt[2][i] = p->z;
+        }
+        for (a = 0; a < 3; a++) {
+            memcpy(&qq[a], pt[a], sizeof qq[a]);
+            off[a][0] = qq[a] - hh[a];
+            off[a][1] = qq[a] + hh[a];
+            sq[a][0] = off[a][0] * off[a][0];
+            sq[a][1] = off[a][1] * off[a][1];
+        }
+        for (c = 0; c < 8; c++) r[c] = vsqrt(sq[0][c & 1] + sq[1][(c >> 1) & 1] + sq[2][c >> 2]);
+        for (d = 0; d < 3; d++) {
+            int d1 = (d + 1) % 3, d2 = (d + 2) % 3;
+            for (b = 0; b < 4; b++) {
+                int b1 = b >> 1, b2 = b & 1, cp = (b1 << d1) | (b2 << d2), cm = cp | (1 << d);
+                l[4 * d + b] = vlog(vline_ratio(qq[d], hh[d], sq[d1][b1] + sq[d2][b2], r[cm], r[cp]));
+            }
+        }
+        for (g = 0; g < 6; g++) {
+            int a0 = g / 2, a1 = (a0 + 1) % 3, a2 = (a0 + 2) % 3;
+            half[g] = vhalf_angle(hh[a1], hh[a2], qq[a1], qq[a2], vabs(off[a0][g & 1]), r[face_corner[g][0][0]],
+                                  r[face_corner[g][1][0]], r[face_corner[g][1][1]], r[face_corner[g][0][1]]);
+        }
+        for (g = 0; g < 6; g++) {
+            int a0 = g / 2, a1 = (a0 + 1) % 3, a2 = (a0 + 2) % 3;
+            vd w = qq[a0] - ((g & 1) ? -hh[a0] : hh[a0]), aw = vabs(w), sum = splat(0.0);
+            vd dist[4];
+            dist[0] = hh[a1] - qq[a1]; dist[1] = hh[a1] + qq[a1];
+            dist[2] = hh[a2] - qq[a2]; dist[3] = hh[a2] + qq[a2];
+            for (e = 0; e < 4; e++) sum = sum + sel(dist[e] != 0.0, dist[e] * l[face_edge[g][e]], splat(0.0));
+            sum = sum - sel(aw > 0.0, aw * 2.0 * half[g], splat(0.0));
+            memcpy(out[g], &sum, sizeof sum);
+        }
+        for (i = 0; i < m; i++)
+            for (g = 0; g < 6; g++) phi[k + i][g] = out[g][i];
+        if (lam) {
+            for (e = 0; e < 12; e++) memcpy(out[e], &l[e], sizeof l[e]);
+            for (i = 0; i < m; i++)
+                for (e = 0; e < 12; e++) lam[k + i][e] = out[e][i];
+        }
+    }
+}
+#endif
+
 void mdc_box_potentials_n(magdyn_vec3 h, const magdyn_vec3 *q, int n, double (*phi)[6],
                           double (*lam)[12])
 {
@@ -137,6 +229,10 @@ void mdc_box_potentials_n(magdyn_vec3 h, const magdyn_vec3 *q, int n, double (*p
     double half[MDC_BOX_BATCH][6];
     double (*ls)[12] = lam ? lam : own;
     int i, k;
+#ifdef DETMATH_LANES
+    box_lanes(hh, q, n, phi, lam);
+    return;
+#endif
     for (k = 0; k < n; k += MDC_BOX_BATCH) {
         int m = n - k < MDC_BOX_BATCH ? n - k : MDC_BOX_BATCH;
         double (*l)[12] = lam ? ls + k : own;
@@ -155,27 +251,44 @@ void mdc_box_potentials(magdyn_vec3 h, magdyn_vec3 q, double phi[6], double lam[
     mdc_box_potentials_n(h, &q, 1, (double (*)[6])phi, l);
 }
 
+void mdc_face_potentials_n(magdyn_vec3 h, int g, const magdyn_vec3 *q, int n, double *phi)
+{
+    int a = g / 2, a1 = (a + 1) % 3, a2 = (a + 2) % 3, i, k, p, m, j;
+    double A = cf_comp(h, a1), B = cf_comp(h, a2), lf[MDC_BOX_BATCH][4], sy[MDC_BOX_BATCH],
+           sx[MDC_BOX_BATCH], half[MDC_BOX_BATCH];
+    for (j = 0; j < n; j += MDC_BOX_BATCH) {
+        m = n - j < MDC_BOX_BATCH ? n - j : MDC_BOX_BATCH;
+        for (p = 0; p < m; p++) {
+            double u = cf_comp(q[j + p], a1), v = cf_comp(q[j + p], a2), r[2][2];
+            double w = cf_comp(q[j + p], a) - ((g & 1) ? -1.0 : 1.0) * cf_comp(h, a), ww = w * w;
+            for (i = 0; i < 2; i++)
+                for (k = 0; k < 2; k++) {
+                    double x = u - (i ? -A : A), y = v - (k ? -B : B);
+                    r[i][k] = sqrt(x * x + y * y + ww);
+                }
+            for (i = 0; i < 2; i++) {
+                double x = u - (i ? -A : A);
+                lf[p][i] = line_ratio(v, B, x * x + ww, r[i][1], r[i][0]);
+            }
+            for (k = 0; k < 2; k++) {
+                double y = v - (k ? -B : B);
+                lf[p][2 + k] = line_ratio(u, A, y * y + ww, r[1][k], r[0][k]);
+            }
+            solid_angle_args(A, B, u, v, fabs(w), r, &sy[p], &sx[p]);
+        }
+        md_log_batch(&lf[0][0], &lf[0][0], 4 * m);
+        md_atan2_batch(sy, sx, half, m);
+        for (p = 0; p < m; p++) {
+            double u = cf_comp(q[j + p], a1), v = cf_comp(q[j + p], a2);
+            double w = cf_comp(q[j + p], a) - ((g & 1) ? -1.0 : 1.0) * cf_comp(h, a);
+            phi[j + p] = face_sum(A, B, u, v, w, lf[p], half[p]);
+        }
+    }
+}
+
 double mdc_face_potential(magdyn_vec3 h, int g, magdyn_vec3 q)
 {
-    int a = g / 2, a1 = (a + 1) % 3, a2 = (a + 2) % 3, i, k;
-    double A = cf_comp(h, a1), B = cf_comp(h, a2), u = cf_comp(q, a1), v = cf_comp(q, a2);
-    double w = cf_comp(q, a) - ((g & 1) ? -1.0 : 1.0) * cf_comp(h, a), ww = w * w, r[2][2], lf[4];
-    double sy, sx, half;
-    for (i = 0; i < 2; i++)
-        for (k = 0; k < 2; k++) {
-            double x = u - (i ? -A : A), y = v - (k ? -B : B);
-            r[i][k] = sqrt(x * x + y * y + ww);
-        }
-    for (i = 0; i < 2; i++) {
-        double x = u - (i ? -A : A);
-        lf[i] = line_ratio(v, B, x * x + ww, r[i][1], r[i][0]);
-    }
-    for (k = 0; k < 2; k++) {
-        double y = v - (k ? -B : B);
-        lf[2 + k] = line_ratio(u, A, y * y + ww, r[1][k], r[0][k]);
-    }
-    md_log_batch(lf, lf, 4);
-    solid_angle_args(A, B, u, v, fabs(w), r, &sy, &sx);
-    md_atan2_batch(&sy, &sx, &half, 1);
-    return face_sum(A, B, u, v, w, lf, half);
+    double phi;
+    mdc_face_potentials_n(h, g, &q, 1, &phi);
+    return phi;
 }

@@ -46,4 +46,8 @@ void mdc_box_potentials_n(magdyn_vec3 h, const magdyn_vec3 *q, int n, double (*p
 /* Phi_g(q) of face g alone. */
 double mdc_face_potential(magdyn_vec3 h, int g, magdyn_vec3 q);
 
+/* Phi_g at the n points q[0 .. n) into phi[], the bits of
+ * mdc_face_potential point by point, the logs and atan2s in batches. */
+void mdc_face_potentials_n(magdyn_vec3 h, int g, const magdyn_vec3 *q, int n, double *phi);
+
 #endif
