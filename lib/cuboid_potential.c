@@ -94,6 +94,7 @@ static const unsigned char face_edge[6][4] = {
     {0, 1, 8, 10}, {2, 3, 9, 11},           /* y: along x (sides y, z), along z (sides x, y) */
     {4, 5, 0, 2}, {6, 7, 1, 3}};            /* z: along y (sides z, x), along x (sides y, z) */
 
+#ifndef DETMATH_LANES
 /* The arguments of a point's logs (lam, 12 edges) and atan2s (sy, sx, six
  * faces' half solid angles). */
 static void box_args(const double hh[3], magdyn_vec3 q, double lam[12], double sy[6], double sx[6])
@@ -140,6 +141,8 @@ static void box_sums(const double hh[3], magdyn_vec3 q, const double lam[12], co
         phi[g] = face_sum(hh[a1], hh[a2], qq[a1], qq[a2], w, lf, half[g]);
     }
 }
+
+#endif
 
 #ifdef DETMATH_LANES
 /* line_ratio, lane-wise */
@@ -220,28 +223,35 @@ KERNEL_CLONES static void box_lanes(const double hh[3], const magdyn_vec3 *q, in
         }
     }
 }
+
+#else
+/* mdc_box_potentials_n point by point, the logs and atan2s of up to
+ * MDC_BOX_BATCH points at once (the same bits as box_lanes) */
+static void box_points(const double hh[3], const magdyn_vec3 *q, int n, double (*phi)[6],
+                       double (*lam)[12])
+{
+    double own[MDC_BOX_BATCH][12], sy[MDC_BOX_BATCH][6], sx[MDC_BOX_BATCH][6], half[MDC_BOX_BATCH][6];
+    int i, k;
+    for (k = 0; k < n; k += MDC_BOX_BATCH) {
+        int m = n - k < MDC_BOX_BATCH ? n - k : MDC_BOX_BATCH;
+        double (*l)[12] = lam ? lam + k : own;
+        for (i = 0; i < m; i++) box_args(hh, q[k + i], l[i], sy[i], sx[i]);
+        md_log_batch(&l[0][0], &l[0][0], 12 * m);
+        md_atan2_batch(&sy[0][0], &sx[0][0], &half[0][0], 6 * m);
+        for (i = 0; i < m; i++) box_sums(hh, q[k + i], l[i], half[i], phi[k + i]);
+    }
+}
 #endif
 
 void mdc_box_potentials_n(magdyn_vec3 h, const magdyn_vec3 *q, int n, double (*phi)[6],
                           double (*lam)[12])
 {
-    double hh[3] = {h.x, h.y, h.z}, own[MDC_BOX_BATCH][12], sy[MDC_BOX_BATCH][6], sx[MDC_BOX_BATCH][6];
-    double half[MDC_BOX_BATCH][6];
-    double (*ls)[12] = lam ? lam : own;
-    int i, k;
+    double hh[3] = {h.x, h.y, h.z};
 #ifdef DETMATH_LANES
     box_lanes(hh, q, n, phi, lam);
-    return;
+#else
+    box_points(hh, q, n, phi, lam);
 #endif
-    for (k = 0; k < n; k += MDC_BOX_BATCH) {
-        int m = n - k < MDC_BOX_BATCH ? n - k : MDC_BOX_BATCH;
-        double (*l)[12] = lam ? ls + k : own;
-        for (i = 0; i < m; i++) box_args(hh, q[k + i], l[i], sy[i], sx[i]);
-        /* all the points' logs and atan2s at once, four lanes abreast */
-        md_log_batch(&l[0][0], &l[0][0], 12 * m);
-        md_atan2_batch(&sy[0][0], &sx[0][0], &half[0][0], 6 * m);
-        for (i = 0; i < m; i++) box_sums(hh, q[k + i], l[i], half[i], phi[k + i]);
-    }
 }
 
 void mdc_box_potentials(magdyn_vec3 h, magdyn_vec3 q, double phi[6], double lam[12])
