@@ -149,6 +149,18 @@ static void set_errors(const mdc_cub_problem *p, const mdc_cub_start *start, reg
     if (isnan(g->key)) g->key = INFINITY;    /* picked first, fails the check */
 }
 
+/* The integrand at the n points (s[i], t[i]) of a face. */
+static void evaluate(const mdc_cub_problem *p, int face, const double *s, const double *t, int n,
+                     double (*fv)[MDC_CUB_MAXVAL])
+{
+    int i;
+    if (p->f_n) {
+        p->f_n(p->ctx, face, s, t, n, fv);
+        return;
+    }
+    for (i = 0; i < n; i++) p->f(p->ctx, face, s[i], t[i], fv[i]);
+}
+
 /* Value and errors of strip g (Gauss-Kronrod along it, at its centre
  * line); it is split along its length. */
 static void eval_strip(const mdc_cub_problem *p, const mdc_cub_start *start, region *g,
@@ -156,15 +168,19 @@ static void eval_strip(const mdc_cub_problem *p, const mdc_cub_start *start, reg
 {
     double sc = 0.5 * (g->s0 + g->s1), hs = 0.5 * (g->s1 - g->s0);
     double tc = 0.5 * (g->t0 + g->t1), ht = 0.5 * (g->t1 - g->t0), area = 4.0 * hs * ht;
-    double fv[MDC_CUB_MAXVAL], v7[MDC_CUB_MAXVAL] = {0}, v3[MDC_CUB_MAXVAL] = {0}, d[MDC_CUB_MAXVAL];
+    double fv[7][MDC_CUB_MAXVAL], v7[MDC_CUB_MAXVAL] = {0}, v3[MDC_CUB_MAXVAL] = {0}, d[MDC_CUB_MAXVAL];
+    double ps[7], pt[7];
     int i, k, nv = p->nval, along_s = g->rule == MDC_CUB_LINE_S;
     for (i = 0; i < 7; i++) {
-        p->f(p->ctx, g->face, along_s ? sc + kr_x[i] * hs : sc, along_s ? tc : tc + kr_x[i] * ht, fv);
-        for (k = 0; k < nv; k++) {
-            v7[k] += kr_w7[i] * fv[k];
-            v3[k] += kr_w3[i] * fv[k];
-        }
+        ps[i] = along_s ? sc + kr_x[i] * hs : sc;
+        pt[i] = along_s ? tc : tc + kr_x[i] * ht;
     }
+    evaluate(p, g->face, ps, pt, 7, fv);
+    for (i = 0; i < 7; i++)
+        for (k = 0; k < nv; k++) {
+            v7[k] += kr_w7[i] * fv[i][k];
+            v3[k] += kr_w3[i] * fv[i][k];
+        }
     /* (the weights sum to 2 over [-1, 1]) */
     for (k = 0; k < nv; k++) {
         g->val[k] = 0.5 * area * v7[k];
@@ -181,20 +197,25 @@ static void eval_region(const mdc_cub_problem *p, const mdc_cub_start *start, re
 {
     double sc = 0.5 * (g->s0 + g->s1), hs = 0.5 * (g->s1 - g->s0);
     double tc = 0.5 * (g->t0 + g->t1), ht = 0.5 * (g->t1 - g->t0), area = 4.0 * hs * ht;
-    double fv[17][MDC_CUB_MAXVAL], d5[MDC_CUB_MAXVAL], d4[2] = {0, 0};
+    double fv[17][MDC_CUB_MAXVAL], d5[MDC_CUB_MAXVAL], d4[2] = {0, 0}, ps[17], pt[17];
     int i, k, ax, nv = p->nval;
     if (g->rule != MDC_CUB_AREA) {
         eval_strip(p, start, g, w);
         return;
     }
     if (g->quad < 0) {
-        for (i = 0; i < 17; i++) p->f(p->ctx, g->face, sc + pt_s[i] * hs, tc + pt_t[i] * ht, fv[i]);
-    } else {
         for (i = 0; i < 17; i++) {
-            double s, t, jac = quad_map(&start[g->quad], sc + pt_s[i] * hs, tc + pt_t[i] * ht, &s, &t);
-            p->f(p->ctx, g->face, s, t, fv[i]);
-            for (k = 0; k < nv; k++) fv[i][k] *= jac;
+            ps[i] = sc + pt_s[i] * hs;
+            pt[i] = tc + pt_t[i] * ht;
         }
+        evaluate(p, g->face, ps, pt, 17, fv);
+    } else {
+        double jac[17];
+        for (i = 0; i < 17; i++)
+            jac[i] = quad_map(&start[g->quad], sc + pt_s[i] * hs, tc + pt_t[i] * ht, &ps[i], &pt[i]);
+        evaluate(p, g->face, ps, pt, 17, fv);
+        for (i = 0; i < 17; i++)
+            for (k = 0; k < nv; k++) fv[i][k] *= jac[i];
     }
     for (k = 0; k < nv; k++) {
         double v7 = 0.0, v5 = 0.0;

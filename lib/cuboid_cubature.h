@@ -19,6 +19,11 @@
 /* out[0 .. nval) at (s, t) of face `face`, the area element included */
 typedef void (*mdc_cub_fn)(const void *ctx, int face, double s, double t, double *out);
 
+/* The same at the n points (s[i], t[i]) into out[i], for integrands
+ * cheaper by the batch (the same values as mdc_cub_fn point by point) */
+typedef void (*mdc_cub_fn_n)(const void *ctx, int face, const double *s, const double *t, int n,
+                             double (*out)[MDC_CUB_MAXVAL]);
+
 /* What the caller's check makes of the current totals. */
 enum { MDC_CUB_SPLIT = 0, MDC_CUB_DONE = 1, MDC_CUB_AGAIN = 2 };
 
@@ -35,6 +40,7 @@ typedef int (*mdc_cub_check)(void *ctx, const double *sum, const double err[2], 
 
 typedef struct {
     mdc_cub_fn f;
+    mdc_cub_fn_n f_n;        /* optional (NULL: f point by point): f at a rule's points at once */
     const void *ctx;
     int nval;                /* values per point, 1 .. MDC_CUB_MAXVAL */
     int split;               /* group 0 is values [0, split), group 1 [split, nval) */

@@ -136,6 +136,7 @@ static magdyn_status faces_adaptive(const problem *pb, double rel_tol, double sc
         n++;
     }
     cp.f = integrand;
+    cp.f_n = NULL;
     cp.ctx = pb;
     cp.nval = 1;
     cp.split = 1;

@@ -45,6 +45,7 @@
 #include "detmath.h"
 #include <magdyn/dipole.h>
 #include "cuboid_cubature.h"
+#include "cuboid_field.h"
 #include "cuboid_face_cubature.h"
 #include "cuboid_face_pairs.h"
 #include "cuboid_faces.h"
@@ -59,21 +60,42 @@
 #define comp cf_comp
 #define set_comp cf_set
 
+/* Point (s, t) of dst's face f: r in dst's frame, rs in src's. */
+static void face_point(const cf_problem *pb, int f, double s, double t, magdyn_vec3 *r, magdyn_vec3 *rs)
+{
+    int ax = f / 2, a1 = (ax + 1) % 3, a2 = (ax + 2) % 3;
+    double sign = (f & 1) ? -1.0 : 1.0;
+    *r = magdyn_v3(0.0, 0.0, 0.0);   /* every component set below; gcc -O3 cannot see it */
+    set_comp(r, ax, sign * (comp(pb->half_d, ax) - pb->nudge));
+    set_comp(r, a1, comp(pb->half_d, a1) * s);
+    set_comp(r, a2, comp(pb->half_d, a2) * t);
+    *rs = magdyn_vec3_add(magdyn_mat3_mulv(pb->rel, *r), pb->t);
+}
+
+/* sigma B and r x sigma B, times the area element, in dst's body frame,
+ * from B [T] (src frame) at r and the part sub[] done exactly. */
+static void integrand_of(const cf_problem *pb, int f, magdyn_vec3 r, magdyn_vec3 b, const double sub[6],
+                         double *out)
+{
+    int ax = f / 2;
+    double w = comp(pb->half_d, (ax + 1) % 3) * comp(pb->half_d, (ax + 2) % 3);
+    magdyn_vec3 g, tq;
+    b = magdyn_mat3_mulv(magdyn_mat3_transpose(pb->rel), b);
+    g = pb->current ? magdyn_vec3_cross(pb->k[f], b) : magdyn_vec3_scale(b, pb->sigma[f]);
+    tq = magdyn_vec3_cross(r, g);
+    out[0] = w * (g.x + sub[0]); out[1] = w * (g.y + sub[1]); out[2] = w * (g.z + sub[2]);
+    out[3] = w * (tq.x + sub[3]); out[4] = w * (tq.y + sub[4]); out[5] = w * (tq.z + sub[5]);
+}
+
 /* Integrand at face coordinates (s, t): sigma B and r x sigma B, times the
  * area element, in dst's body frame; on a face lying on a src face, B
  * leaves that face's field out (cuboid_faces.h adds the pair exactly). */
 static void integrand(const void *ctx, int f, double s, double t, double *out)
 {
     const cf_problem *pb = ctx;
-    int ax = f / 2, a1 = (ax + 1) % 3, a2 = (ax + 2) % 3;
-    double h1 = comp(pb->half_d, a1), h2 = comp(pb->half_d, a2);
-    double sign = (f & 1) ? -1.0 : 1.0, w = h1 * h2;
-    magdyn_vec3 r = {0.0, 0.0, 0.0}, rs, b, g, tq;
-    double sub[6] = {0, 0, 0, 0, 0, 0};  /* r: every component set below; gcc -O3 cannot see it */
-    set_comp(&r, ax, sign * (comp(pb->half_d, ax) - pb->nudge));
-    set_comp(&r, a1, h1 * s);
-    set_comp(&r, a2, h2 * t);
-    rs = magdyn_vec3_add(magdyn_mat3_mulv(pb->rel, r), pb->t);
+    magdyn_vec3 r, rs, b;
+    double sub[6] = {0, 0, 0, 0, 0, 0};
+    face_point(pb, f, s, t, &r, &rs);
     if (pb->excl[f] < 0) {
         b = magdyn_cuboid_field(pb->half_s, pb->j_s, rs);
     } else {
@@ -84,7 +106,7 @@ static void integrand(const void *ctx, int f, double s, double t, double *out)
         if (pb->tilt[f]) {
             /* less the pair's part done exactly: face x's field at the
              * point projected onto x's plane (from outside), with its lever */
-            magdyn_vec3 ps = rs, bp, gp, rp;
+            magdyn_vec3 ps = rs, bp, gp, rp, tq;
             set_comp(&ps, x / 2, ((x & 1) ? -1.0 : 1.0) * (comp(pb->half_s, x / 2) + pb->gap[f]));
             bp = magdyn_mat3_mulv(magdyn_mat3_transpose(pb->rel), cf_face_field(pb->half_s, pb->j_s, x, ps));
             rp = magdyn_mat3_mulv(magdyn_mat3_transpose(pb->rel), magdyn_vec3_sub(ps, pb->t));
@@ -94,11 +116,26 @@ static void integrand(const void *ctx, int f, double s, double t, double *out)
             sub[3] = tq.x; sub[4] = tq.y; sub[5] = tq.z;
         }
     }
-    b = magdyn_mat3_mulv(magdyn_mat3_transpose(pb->rel), b);
-    g = pb->current ? magdyn_vec3_cross(pb->k[f], b) : magdyn_vec3_scale(b, pb->sigma[f]);
-    tq = magdyn_vec3_cross(r, g);
-    out[0] = w * (g.x + sub[0]); out[1] = w * (g.y + sub[1]); out[2] = w * (g.z + sub[2]);
-    out[3] = w * (tq.x + sub[3]); out[4] = w * (tq.y + sub[4]); out[5] = w * (tq.z + sub[5]);
+    integrand_of(pb, f, r, b, sub, out);
+}
+
+/* The integrand at a rule's points at once: src's whole field in one
+ * batch (mdc_cuboid_field_n), the same values as integrand point by point. */
+#define MAX_RULE_POINTS 17
+static void integrand_n(const void *ctx, int f, const double *s, const double *t, int n,
+                        double (*out)[MDC_CUB_MAXVAL])
+{
+    const cf_problem *pb = ctx;
+    magdyn_vec3 r[MAX_RULE_POINTS], rs[MAX_RULE_POINTS] = {{0, 0, 0}}, b[MAX_RULE_POINTS];
+    static const double none[6] = {0, 0, 0, 0, 0, 0};
+    int i;
+    if (pb->excl[f] >= 0 || n > MAX_RULE_POINTS) {
+        for (i = 0; i < n; i++) integrand(ctx, f, s[i], t[i], out[i]);
+        return;
+    }
+    for (i = 0; i < n; i++) face_point(pb, f, s[i], t[i], &r[i], &rs[i]);
+    mdc_cuboid_field_n(pb->half_s, pb->j_s, rs, n, b);
+    for (i = 0; i < n; i++) integrand_of(pb, f, r[i], b[i], none, out[i]);
 }
 
 /* The last n starts (one face's) cut about the point P of the face with
@@ -332,6 +369,7 @@ magdyn_status mdc_face_cubature(const magdyn_cuboid *src, const magdyn_cuboid *d
     ck.ld = pp->ld;
     ck.refine = 0;
     cp.f = integrand;
+    cp.f_n = integrand_n;
     cp.ctx = &pb;
     cp.nval = 6;
     cp.split = 3;

@@ -82,6 +82,7 @@ static double integrate_with(int kind, int rule, double rel_tol, int coarse, lon
     mdc_cub_problem p;
     mdc_cub_start st = {-1.0, 1.0, -1.0, 1.0, 0, rule, 0, {{0, 0}}};
     double sum[2] = {NAN, NAN};
+    memset(&p, 0, sizeof p);
     p.f = fn;
     p.ctx = &c;
     p.nval = 2;
