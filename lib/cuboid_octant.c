@@ -18,6 +18,8 @@
 #include <math.h>
 #include <string.h>
 #include "detmath_batch.h"
+#include "detmath_lanes.h"
+#include "kernel_clones.h"
 #include "cuboid_octant.h"
 
 /* Points' logs and atan2s go in batches of this many. */
@@ -180,14 +182,133 @@ static magdyn_vec3 octant_finish(const octant_args *o, const double sl[3], const
     return bf;
 }
 
+#ifdef DETMATH_LANES
+/* log_factor, lane-wise */
+LANE vd vlog_factor(vd x, vd p2, vd r)
+{
+    vd t = x + r;
+    return sel(x >= 0.0, sel(t > 0.0, t, splat(1.0)), sel(p2 > 0.0, p2, splat(1.0)) / (r - x));
+}
+
+/* -copysign(1, x) lane-wise */
+LANE vd vminus_sign(vd x)
+{
+    return (vd)((vu)splat(1.0) | (~(vu)x & 0x8000000000000000ULL));
+}
+
+/* solid_angle_args, atan2 and solid_angle_finish, lane-wise */
+LANE vd vsolid_angle(vd xl, vd xh, vd yl, vd yh, vd h, const vd rc[2][2])
+{
+    vd re = splat(1.0), im = splat(0.0), xs[2] = {xh, xl}, ys[2] = {yh, yl}, arg, wx, wy;
+    vi inside = (xl < 0.0) & (xh > 0.0) & (yl < 0.0) & (yh > 0.0), wrap, neg;
+    int i, j;
+    for (i = 0; i < 2; i++)
+        for (j = 0; j < 2; j++) {
+            vd v = h * rc[i][j], u = xs[i] * ys[j], t;
+            if (i != j) u = -u;
+            t = re * v - im * u;
+            im = re * u + im * v;
+            re = t;
+        }
+    wrap = inside & (h < vmin(xh - xl, yh - yl) * 0.5);
+    arg = vatan2(im, re);
+    neg = arg < 0.0;
+    arg = sel(neg, sel((arg < -0.5 * MAGDYN_PI) | wrap, arg + 2.0 * MAGDYN_PI, splat(0.0)), arg);
+    /* on the plane: the limit from the outer side */
+    wx = sel((xl < 0.0) & (xh > 0.0), splat(1.0), sel((xl == 0.0) | (xh == 0.0), splat(0.5), splat(0.0)));
+    wy = sel((yl < 0.0) & (yh > 0.0), splat(1.0), sel((yl == 0.0) | (yh == 0.0), splat(0.5), splat(0.0)));
+    return sel(h == 0.0, 2.0 * MAGDYN_PI * wx * wy, arg);
+}
+
+/* mdc_octant_fields four points abreast: the operations of octant_args_of,
+ * md_log_fd, md_atan2_fd and octant_finish in their order, so the bits of
+ * the scalar path. */
+KERNEL_CLONES static void octant_lanes(double a, double b, double c, const magdyn_vec3 *j, const magdyn_vec3 *p,
+                                       int n, magdyn_vec3 *out)
+{
+    int need_lx = j[0].y != 0.0 || j[0].z != 0.0, need_ly = j[0].x != 0.0 || j[0].z != 0.0;
+    int need_lz = j[0].x != 0.0 || j[0].y != 0.0, cx = j[0].x != 0.0, cy = j[0].y != 0.0, cz = j[0].z != 0.0;
+    int k, i, ix, iy, iz;
+    for (k = 0; k < n; k += 4) {
+        int m = n - k < 4 ? n - k : 4;
+        double in[6][4], res[3][4];
+        vd x, y, z, jx, jy, jz, X[2], Y[2], Z[2], R[2][2][2], lx[2], ly[2], lz[2], sl[3], sax, say, saz, bx, by, bz;
+        vi inside;
+        for (i = 0; i < 4; i++) {
+            int q = k + (i < m ? i : 0);   /* idle lanes repeat the first point */
+            in[0][i] = p[q].x; in[1][i] = p[q].y; in[2][i] = p[q].z;
+            in[3][i] = j[q].x; in[4][i] = j[q].y; in[5][i] = j[q].z;
+        }
+        memcpy(&x, in[0], sizeof x); memcpy(&y, in[1], sizeof y); memcpy(&z, in[2], sizeof z);
+        memcpy(&jx, in[3], sizeof jx); memcpy(&jy, in[4], sizeof jy); memcpy(&jz, in[5], sizeof jz);
+        X[0] = x + a; X[1] = x - a; Y[0] = y + b; Y[1] = y - b; Z[0] = z + c; Z[1] = z - c;
+        inside = (x < a) & (y < b) & (z < c);
+        for (ix = 0; ix < 2; ix++)
+            for (iy = 0; iy < 2; iy++)
+                for (iz = 0; iz < 2; iz++)
+                    R[ix][iy][iz] = vsqrt(X[ix] * X[ix] + Y[iy] * Y[iy] + Z[iz] * Z[iz]);
+        lx[0] = lx[1] = ly[0] = ly[1] = lz[0] = lz[1] = splat(1.0);
+        if (need_lx || need_ly || need_lz)
+            for (ix = 0; ix < 2; ix++)
+                for (iy = 0; iy < 2; iy++)
+                    for (iz = 0; iz < 2; iz++) {
+                        vd xx = X[ix] * X[ix], yy = Y[iy] * Y[iy], zz = Z[iz] * Z[iz], r = R[ix][iy][iz];
+                        int e = (ix + iy + iz) & 1;
+                        if (need_lx) lx[e] = lx[e] * vlog_factor(X[ix], yy + zz, r);
+                        if (need_ly) ly[e] = ly[e] * vlog_factor(Y[iy], xx + zz, r);
+                        if (need_lz) lz[e] = lz[e] * vlog_factor(Z[iz], xx + yy, r);
+                    }
+        sl[0] = vlog(need_lx ? lx[0] / lx[1] : splat(1.0));
+        sl[1] = vlog(need_ly ? ly[0] / ly[1] : splat(1.0));
+        sl[2] = vlog(need_lz ? lz[0] / lz[1] : splat(1.0));
+        sax = say = saz = splat(0.0);
+        for (iz = 0; iz < 2; iz++) {
+            vd rz[2][2], rx[2][2], ry[2][2];
+            int u, v;
+            for (u = 0; u < 2; u++)
+                for (v = 0; v < 2; v++) {
+                    rz[u][v] = R[1 - u][1 - v][iz];
+                    rx[u][v] = R[iz][1 - u][1 - v];
+                    ry[u][v] = R[1 - v][iz][1 - u];
+                }
+            if (cz)
+                saz = saz + (iz ? vminus_sign(Z[1]) : splat(1.0))
+                            * vsolid_angle(-X[0], -X[1], -Y[0], -Y[1], vabs(Z[iz]), (const vd (*)[2])rz);
+            if (cx)
+                sax = sax + (iz ? vminus_sign(X[1]) : splat(1.0))
+                            * vsolid_angle(-Y[0], -Y[1], -Z[0], -Z[1], vabs(X[iz]), (const vd (*)[2])rx);
+            if (cy)
+                say = say + (iz ? vminus_sign(Y[1]) : splat(1.0))
+                            * vsolid_angle(-Z[0], -Z[1], -X[0], -X[1], vabs(Y[iz]), (const vd (*)[2])ry);
+        }
+        bx = -jx * sax + jy * sl[2] + jz * sl[1];
+        by = jx * sl[2] - jy * say + jz * sl[0];
+        bz = jx * sl[1] + jy * sl[0] - jz * saz;
+        bx = bx * (1.0 / (4.0 * MAGDYN_PI));
+        by = by * (1.0 / (4.0 * MAGDYN_PI));
+        bz = bz * (1.0 / (4.0 * MAGDYN_PI));
+        bx = sel(inside, bx + jx, bx);
+        by = sel(inside, by + jy, by);
+        bz = sel(inside, bz + jz, bz);
+        memcpy(res[0], &bx, sizeof bx); memcpy(res[1], &by, sizeof by); memcpy(res[2], &bz, sizeof bz);
+        for (i = 0; i < m; i++) out[k + i] = magdyn_v3(res[0][i], res[1][i], res[2][i]);
+    }
+}
+#endif
+
 void mdc_octant_fields(double a, double b, double c, const magdyn_vec3 *j, const magdyn_vec3 *p, int n,
                        magdyn_vec3 *out)
 {
     octant_args o[OCTANT_BATCH];
     double ratio[OCTANT_BATCH][3], sl[OCTANT_BATCH][3], im[OCTANT_BATCH][6], re[OCTANT_BATCH][6],
            arg[OCTANT_BATCH][6];
-    int k, i, m;
-    for (k = 0; k < n; k += OCTANT_BATCH) {
+    int k = 0, i, m;
+#ifdef DETMATH_LANES
+    /* four points abreast; a remainder of one or two costs less alone */
+    k = n % 4 >= 3 ? n : n - n % 4;
+    if (k > 0) octant_lanes(a, b, c, j, p, k, out);
+#endif
+    for (; k < n; k += m) {
         m = n - k < OCTANT_BATCH ? n - k : OCTANT_BATCH;
         for (i = 0; i < m; i++) {
             octant_args_of(a, b, c, j[k + i], p[k + i].x, p[k + i].y, p[k + i].z, &o[i]);
@@ -200,4 +321,3 @@ void mdc_octant_fields(double a, double b, double c, const magdyn_vec3 *j, const
         for (i = 0; i < m; i++) out[k + i] = octant_finish(&o[i], sl[i], arg[i]);
     }
 }
-

@@ -146,5 +146,8 @@ LANE vd vsqrt(vd x)
 
 LANE vd vabs(vd x) { return (vd)((vu)x & 0x7fffffffffffffffULL); }
 
+/* fmin lane-wise, for numbers (no NaN) */
+LANE vd vmin(vd x, vd y) { return sel(x < y, x, y); }
+
 #endif
 #endif

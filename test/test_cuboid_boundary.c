@@ -136,6 +136,41 @@ START_TEST(six_at_once_as_one_at_a_time)
 }
 END_TEST
 
+/* The batched potentials (four points abreast, a tail of one to three)
+ * give each point the bits of the one-point calls. */
+START_TEST(batches_give_the_one_point_bits)
+{
+    test_rng r = {0x5eed0009u};
+    magdyn_vec3 q[23];
+    double phi[23][6], lam[23][12], one[23];
+    int n, i, g, e, k;
+    for (n = 1; n <= 23; n++) {
+        for (i = 0; i < n; i++) {
+            q[i] = test_rng_vec3(&r, -0.012, 0.012);
+            for (k = 0; k < 3; k++)            /* on planes and edge lines too */
+                if (test_rng_uniform(&r) < 0.2) q[i] = with(q[i], k, comp(HALF, k));
+        }
+        mdc_box_potentials_n(HALF, q, n, phi, n % 2 ? lam : NULL);
+        for (i = 0; i < n; i++) {
+            double six[6], twelve[12];
+            mdc_box_potentials(HALF, q[i], six, twelve);
+            for (g = 0; g < 6; g++)
+                ck_assert_msg(memcmp(&six[g], &phi[i][g], sizeof six[g]) == 0, "n %d, point %d, face %d", n, i, g);
+            for (e = 0; n % 2 && e < 12; e++)
+                ck_assert_msg(memcmp(&twelve[e], &lam[i][e], sizeof twelve[e]) == 0, "n %d, point %d, edge %d", n,
+                              i, e);
+        }
+        for (g = 0; g < 6; g++) {
+            mdc_face_potentials_n(HALF, g, q, n, one);
+            for (i = 0; i < n; i++) {
+                double v = mdc_face_potential(HALF, g, q[i]);
+                ck_assert_msg(memcmp(&v, &one[i], sizeof v) == 0, "n %d, point %d, face %d alone", n, i, g);
+            }
+        }
+    }
+}
+END_TEST
+
 /* The edges' line-charge potentials that mdc_box_potentials returns
  * against the closed form of int_-h^h dy / sqrt((y - y0)^2 + p^2) =
  * asinh((h - y0) / p) + asinh((h + y0) / p), y0 the offset of q's foot
@@ -479,6 +514,7 @@ static Suite *suite(void)
     tcase_set_timeout(c, 120);
     tcase_add_test(c, potentials_match_quadrature);
     tcase_add_test(c, six_at_once_as_one_at_a_time);
+    tcase_add_test(c, batches_give_the_one_point_bits);
     tcase_add_test(c, edge_potentials_against_asinh);
     tcase_add_test(c, continuous_onto_the_face);
     tcase_add_test(c, fields_from_the_potentials);
