@@ -131,8 +131,8 @@ MAGDYN_API magdyn_vec3 magdyn_cuboid_moment(const magdyn_cuboid *c);
  * its edges, and homogeneity turns the torque's remaining area term into
  * integrals round the faces of both boxes; adaptive Gauss-Kronrod 7-15,
  * the lines cut at their points nearest the other box's edges.  About
- * 60 us for 10 mm cubes polarised along an edge touching at 1e-3 to 1e-5,
- * 85 us at 1e-6 (0.2-0.3 ms when an oblique polarization charges all six
+ * 35 us for 10 mm cubes polarised along an edge touching at 1e-3 to 1e-5,
+ * 45 us at 1e-6 (0.1-0.15 ms when an oblique polarization charges all six
  * faces), errors far below the tolerance.  Plates
  * polarised across their thickness, and charged faces nearly parallel to
  * a face of src (within 0.01 rad, not exactly) and apart from it, are left
