@@ -60,6 +60,15 @@
 #define comp cf_comp
 #define set_comp cf_set
 
+/* transpose(a) v, the bits of magdyn_mat3_mulv(magdyn_mat3_transpose(a), v)
+ * without building the transpose at every point */
+static magdyn_vec3 mulv_t(const magdyn_mat3 *a, magdyn_vec3 v)
+{
+    return magdyn_v3(a->m[0][0] * v.x + a->m[1][0] * v.y + a->m[2][0] * v.z,
+                     a->m[0][1] * v.x + a->m[1][1] * v.y + a->m[2][1] * v.z,
+                     a->m[0][2] * v.x + a->m[1][2] * v.y + a->m[2][2] * v.z);
+}
+
 /* Point (s, t) of dst's face f: r in dst's frame, rs in src's. */
 static void face_point(const cf_problem *pb, int f, double s, double t, magdyn_vec3 *r, magdyn_vec3 *rs)
 {
@@ -80,7 +89,7 @@ static void integrand_of(const cf_problem *pb, int f, magdyn_vec3 r, magdyn_vec3
     int ax = f / 2;
     double w = comp(pb->half_d, (ax + 1) % 3) * comp(pb->half_d, (ax + 2) % 3);
     magdyn_vec3 g, tq;
-    b = magdyn_mat3_mulv(magdyn_mat3_transpose(pb->rel), b);
+    b = mulv_t(&pb->rel, b);
     g = pb->current ? magdyn_vec3_cross(pb->k[f], b) : magdyn_vec3_scale(b, pb->sigma[f]);
     tq = magdyn_vec3_cross(r, g);
     out[0] = w * (g.x + sub[0]); out[1] = w * (g.y + sub[1]); out[2] = w * (g.z + sub[2]);
@@ -108,8 +117,8 @@ static void integrand(const void *ctx, int f, double s, double t, double *out)
              * point projected onto x's plane (from outside), with its lever */
             magdyn_vec3 ps = rs, bp, gp, rp, tq;
             set_comp(&ps, x / 2, ((x & 1) ? -1.0 : 1.0) * (comp(pb->half_s, x / 2) + pb->gap[f]));
-            bp = magdyn_mat3_mulv(magdyn_mat3_transpose(pb->rel), cf_face_field(pb->half_s, pb->j_s, x, ps));
-            rp = magdyn_mat3_mulv(magdyn_mat3_transpose(pb->rel), magdyn_vec3_sub(ps, pb->t));
+            bp = mulv_t(&pb->rel, cf_face_field(pb->half_s, pb->j_s, x, ps));
+            rp = mulv_t(&pb->rel, magdyn_vec3_sub(ps, pb->t));
             gp = magdyn_vec3_scale(bp, -pb->sigma[f]);
             tq = magdyn_vec3_cross(rp, gp);
             sub[0] = gp.x; sub[1] = gp.y; sub[2] = gp.z;
