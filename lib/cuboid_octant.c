@@ -93,13 +93,33 @@ static double solid_angle_finish(const octant_args *o, int k, double arg)
     return arg;
 }
 
-/* ln(X + R) for one corner as a factor g (S[ln] = ln(prod g^eps)), without
- * cancellation; the divergent part on an edge or corner is dropped. */
-static double log_factor(double x, double p2, double r)
+/* ln(X + R) for one corner as a factor g = *num / *den (S[ln] = ln(prod
+ * g^eps)), without cancellation; the divergent part on an edge or corner
+ * is dropped.  Kept as a fraction, so that the products of the factors
+ * take one division in all. */
+static void log_factor(double x, double p2, double r, double *num, double *den)
 {
-    if (x >= 0.0) return (x + r > 0.0) ? x + r : 1.0;
-    return (p2 > 0.0) ? p2 / (r - x) : 1.0 / (r - x);
+    if (x >= 0.0) {
+        *num = (x + r > 0.0) ? x + r : 1.0;
+        *den = 1.0;
+    } else {
+        *num = (p2 > 0.0) ? p2 : 1.0;
+        *den = r - x;
+    }
 }
+
+/* f[e] (e: 0 for eps > 0, 1 for eps < 0) as numerator f[e][0] and
+ * denominator f[e][1], times the factor of one corner */
+static void times_factor(double f[2][2], int e, double x, double p2, double r)
+{
+    double num, den;
+    log_factor(x, p2, r, &num, &den);
+    f[e][0] *= num;
+    f[e][1] *= den;
+}
+
+/* prod g^eps from the factors' products */
+static double factor_ratio(const double f[2][2]) { return (f[0][0] * f[1][1]) / (f[0][1] * f[1][0]); }
 
 /* The closed form's arguments in the first octant (x, y, z >= 0), box of
  * size ~1. */
@@ -107,7 +127,8 @@ static void octant_args_of(double a, double b, double c, magdyn_vec3 j, double x
                            octant_args *o)
 {
     double X[2] = {x + a, x - a}, Y[2] = {y + b, y - b}, Z[2] = {z + c, z - c};
-    double lx[2] = {1.0, 1.0}, ly[2] = {1.0, 1.0}, lz[2] = {1.0, 1.0};  /* [eps>0], [eps<0] */
+    /* [eps>0], [eps<0] x [numerator, denominator] */
+    double lx[2][2] = {{1.0, 1.0}, {1.0, 1.0}}, ly[2][2] = {{1.0, 1.0}, {1.0, 1.0}}, lz[2][2] = {{1.0, 1.0}, {1.0, 1.0}};
     int need_lx = j.y != 0.0 || j.z != 0.0;
     int need_ly = j.x != 0.0 || j.z != 0.0;
     int need_lz = j.x != 0.0 || j.y != 0.0;
@@ -130,14 +151,14 @@ static void octant_args_of(double a, double b, double c, magdyn_vec3 j, double x
                     double xx = X[ix] * X[ix], yy = Y[iy] * Y[iy], zz = Z[iz] * Z[iz];
                     double r = R[ix][iy][iz];
                     int e = (ix + iy + iz) & 1;   /* 0: eps = +1, 1: eps = -1 */
-                    if (need_lx) lx[e] *= log_factor(X[ix], yy + zz, r);
-                    if (need_ly) ly[e] *= log_factor(Y[iy], xx + zz, r);
-                    if (need_lz) lz[e] *= log_factor(Z[iz], xx + yy, r);
+                    if (need_lx) times_factor(lx, e, X[ix], yy + zz, r);
+                    if (need_ly) times_factor(ly, e, Y[iy], xx + zz, r);
+                    if (need_lz) times_factor(lz, e, Z[iz], xx + yy, r);
                 }
     }
-    o->ratio[0] = need_lx ? lx[0] / lx[1] : 1.0;
-    o->ratio[1] = need_ly ? ly[0] / ly[1] : 1.0;
-    o->ratio[2] = need_lz ? lz[0] / lz[1] : 1.0;
+    o->ratio[0] = need_lx ? factor_ratio((const double (*)[2])lx) : 1.0;
+    o->ratio[1] = need_ly ? factor_ratio((const double (*)[2])ly) : 1.0;
+    o->ratio[2] = need_lz ? factor_ratio((const double (*)[2])lz) : 1.0;
     /* S[atan(XY/ZR)] = Omega(z + c) - Omega(z - c): the two charged z faces
      * seen from the point (solid angles signed by the side).  The face's
      * corners in its own order (high, low) are the box corners (1-i, 1-j). */
@@ -183,12 +204,17 @@ static magdyn_vec3 octant_finish(const octant_args *o, const double sl[3], const
 }
 
 #ifdef DETMATH_LANES
-/* log_factor, lane-wise */
-LANE vd vlog_factor(vd x, vd p2, vd r)
+/* times_factor, lane-wise */
+LANE void vtimes_factor(vd f[2][2], int e, vd x, vd p2, vd r)
 {
+    vi pos = x >= 0.0;
     vd t = x + r;
-    return sel(x >= 0.0, sel(t > 0.0, t, splat(1.0)), sel(p2 > 0.0, p2, splat(1.0)) / (r - x));
+    f[e][0] = f[e][0] * sel(pos, sel(t > 0.0, t, splat(1.0)), sel(p2 > 0.0, p2, splat(1.0)));
+    f[e][1] = f[e][1] * sel(pos, splat(1.0), r - x);
 }
+
+/* factor_ratio, lane-wise */
+LANE vd vfactor_ratio(vd f[2][2]) { return (f[0][0] * f[1][1]) / (f[0][1] * f[1][0]); }
 
 /* -copysign(1, x) lane-wise */
 LANE vd vminus_sign(vd x)
@@ -232,7 +258,8 @@ KERNEL_CLONES static void octant_lanes(double a, double b, double c, const magdy
     for (k = 0; k < n; k += 4) {
         int m = n - k < 4 ? n - k : 4;
         double in[6][4], res[3][4];
-        vd x, y, z, jx, jy, jz, X[2], Y[2], Z[2], R[2][2][2], lx[2], ly[2], lz[2], sl[3], sax, say, saz, bx, by, bz;
+        vd x, y, z, jx, jy, jz, X[2], Y[2], Z[2], R[2][2][2], lx[2][2], ly[2][2], lz[2][2], sl[3], sax, say, saz;
+        vd bx, by, bz;
         vi inside;
         for (i = 0; i < 4; i++) {
             int q = k + (i < m ? i : 0);   /* idle lanes repeat the first point */
@@ -247,20 +274,20 @@ KERNEL_CLONES static void octant_lanes(double a, double b, double c, const magdy
             for (iy = 0; iy < 2; iy++)
                 for (iz = 0; iz < 2; iz++)
                     R[ix][iy][iz] = vsqrt(X[ix] * X[ix] + Y[iy] * Y[iy] + Z[iz] * Z[iz]);
-        lx[0] = lx[1] = ly[0] = ly[1] = lz[0] = lz[1] = splat(1.0);
+        for (ix = 0; ix < 4; ix++) lx[ix / 2][ix % 2] = ly[ix / 2][ix % 2] = lz[ix / 2][ix % 2] = splat(1.0);
         if (need_lx || need_ly || need_lz)
             for (ix = 0; ix < 2; ix++)
                 for (iy = 0; iy < 2; iy++)
                     for (iz = 0; iz < 2; iz++) {
                         vd xx = X[ix] * X[ix], yy = Y[iy] * Y[iy], zz = Z[iz] * Z[iz], r = R[ix][iy][iz];
                         int e = (ix + iy + iz) & 1;
-                        if (need_lx) lx[e] = lx[e] * vlog_factor(X[ix], yy + zz, r);
-                        if (need_ly) ly[e] = ly[e] * vlog_factor(Y[iy], xx + zz, r);
-                        if (need_lz) lz[e] = lz[e] * vlog_factor(Z[iz], xx + yy, r);
+                        if (need_lx) vtimes_factor(lx, e, X[ix], yy + zz, r);
+                        if (need_ly) vtimes_factor(ly, e, Y[iy], xx + zz, r);
+                        if (need_lz) vtimes_factor(lz, e, Z[iz], xx + yy, r);
                     }
-        sl[0] = vlog(need_lx ? lx[0] / lx[1] : splat(1.0));
-        sl[1] = vlog(need_ly ? ly[0] / ly[1] : splat(1.0));
-        sl[2] = vlog(need_lz ? lz[0] / lz[1] : splat(1.0));
+        sl[0] = vlog(need_lx ? vfactor_ratio(lx) : splat(1.0));
+        sl[1] = vlog(need_ly ? vfactor_ratio(ly) : splat(1.0));
+        sl[2] = vlog(need_lz ? vfactor_ratio(lz) : splat(1.0));
         sax = say = saz = splat(0.0);
         for (iz = 0; iz < 2; iz++) {
             vd rz[2][2], rx[2][2], ry[2][2];
