@@ -175,25 +175,32 @@ static void eval_piece(const problem *pr, piece *pc)
 {
     const edge *e = &pr->e[pc->edge];
     double k[24] = {0}, g[24] = {0}, hl = 0.5 * (pc->l1 - pc->l0), ml = 0.5 * (pc->l0 + pc->l1);
-    double dpsi[GK_POINTS], v[GK_POINTS][24];
+    double dpsi, wk[GK_POINTS], wg[GK_POINTS], v[GK_POINTS][24];
     magdyn_vec3 q[GK_POINTS], fg, tg;
-    int i, sgn, m, j = 0, nv = e->on_src ? 1 : (e->folded ? 24 : 12);
+    int i, sgn, m, j = 0, gj[GK_POINTS], ng = 0, nv = e->on_src ? 1 : (e->folded ? 24 : 12);
     for (i = 0; i < 8; i++)
         for (sgn = 0; sgn < (i < 7 ? 2 : 1); sgn++, j++) {
             double x = sgn ? -md_gk15_x[i] : md_gk15_x[i], psi = x;
-            dpsi[j] = 1.0;
-            if (pc->k0 && pc->k1) { psi = 0.5 * x * (3.0 - x * x); dpsi[j] = 1.5 * (1.0 - x * x); }
-            else if (pc->k0) { psi = 0.5 * (1.0 + x) * (1.0 + x) - 1.0; dpsi[j] = 1.0 + x; }
-            else if (pc->k1) { psi = 1.0 - 0.5 * (1.0 - x) * (1.0 - x); dpsi[j] = 1.0 - x; }
+            dpsi = 1.0;
+            if (pc->k0 && pc->k1) { psi = 0.5 * x * (3.0 - x * x); dpsi = 1.5 * (1.0 - x * x); }
+            else if (pc->k0) { psi = 0.5 * (1.0 + x) * (1.0 + x) - 1.0; dpsi = 1.0 + x; }
+            else if (pc->k1) { psi = 1.0 - 0.5 * (1.0 - x) * (1.0 - x); dpsi = 1.0 - x; }
             q[j] = magdyn_vec3_madd(e->p0, ml + hl * psi, e->d);
+            wk[j] = md_gk15_w[i] * dpsi;
+            if (i & 1) {                       /* a Gauss point too */
+                wg[ng] = md_g7_w[i / 2] * dpsi;
+                gj[ng++] = j;
+            }
         }
     values(pr, e, q, GK_POINTS, v);
-    for (i = 0, j = 0; i < 8; i++)
-        for (sgn = 0; sgn < (i < 7 ? 2 : 1); sgn++, j++)
-            for (m = 0; m < nv; m++) {
-                k[m] += md_gk15_w[i] * dpsi[j] * v[j][m];
-                if (i & 1) g[m] += md_g7_w[i / 2] * dpsi[j] * v[j][m];
-            }
+    /* each value's sums in registers, the points in the rule's order */
+    for (m = 0; m < nv; m++) {
+        double sk = 0.0, sg = 0.0;
+        for (j = 0; j < GK_POINTS; j++) sk += wk[j] * v[j][m];
+        for (j = 0; j < ng; j++) sg += wg[j] * v[gj[j]][m];
+        k[m] = sk;
+        g[m] = sg;
+    }
     for (m = 0; m < nv; m++) { k[m] *= hl * e->len; g[m] *= hl * e->len; }
     terms(e, k, &pc->f, &pc->t);
     terms(e, g, &fg, &tg);
