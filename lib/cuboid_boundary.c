@@ -3,16 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cuboid_boundary.h"
+#include "cuboid_line_cuts.h"
 #include "cuboid_faces.h"
 #include "cuboid_potential.h"
 #include "gauss_kronrod.h"
 
-/* A segment (an edge of the other box) within this share of an edge's
- * length cuts it at the nearest point: the integrands' kinks sit there. */
-#define CUT_NEAR 0.2
-/* A segment within this share of an edge's length of its end makes the
- * end a kink. */
-#define END_NEAR 0.25
 /* Below this sine of their angle, a face of dst and a face of src count
  * as parallel (their planes' common line would lie far away). */
 #define PARALLEL_SIN 0.01
@@ -36,8 +31,6 @@
 #define FOLD_SIN 0.3
 /* The points of the Gauss-Kronrod rule on a piece. */
 #define GK_POINTS 15
-/* Cuts per edge: 12 segments, three candidate points each, and the ends. */
-#define MAX_CUTS 38
 
 
 /* src's potentials: phi = sum jn[g] Phi_g, A = sum jx[g] Phi_g (src frame) */
@@ -62,13 +55,6 @@ typedef struct {
     magdyn_vec3 wl[12];          /* weights of int Lambda_e ds of src's edges e, or 0 */
     int folded;                  /* whether any wl is set */
 } edge;
-
-/* A segment c + s u, |s| <= h (u a unit vector): an edge of the other box,
- * whose nearest points cut the lines. */
-typedef struct {
-    magdyn_vec3 c, u;
-    double h;
-} segment;
 
 typedef struct {
     double l0, l1;
@@ -208,63 +194,6 @@ static void eval_piece(const problem *pr, piece *pc)
     pc->et = magdyn_vec3_norm(magdyn_vec3_sub(pc->t, tg));
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The parameter of x's foot on e, as a cut, if inside e and x lies within
- * CUT_NEAR of e's length; an x within END_NEAR of an end marks that end a
- * kink (near[0], near[1]). */
-static void add_cut(const edge *e, magdyn_vec3 x, double *cuts, int *nc, int near[2])
-{
-    magdyn_vec3 w = magdyn_vec3_sub(x, e->p0);
-    double l = magdyn_vec3_dot(w, e->d) / (e->len * e->len);
-    double dist = magdyn_vec3_norm(magdyn_vec3_madd(w, -l, e->d));
-    if (l > 1e-9 && l < 1.0 - 1e-9 && dist < CUT_NEAR * e->len) cuts[(*nc)++] = l;
-    if (magdyn_vec3_norm(w) < END_NEAR * e->len) near[0] = 1;
-    if (magdyn_vec3_norm(magdyn_vec3_sub(w, e->d)) < END_NEAR * e->len) near[1] = 1;
-}
-
-/* The kinks along e: its points nearest the segments sg[0 .. ns) (to the
- * segment's nearest point, and to its ends); sorted, from 0 to 1; near[]
- * whether the ends are kinks too.  Returns their number. */
-static int edge_cuts(const edge *e, const segment *sg, int ns, double cuts[MAX_CUTS], int near[2])
-{
-    int nc = 0, i, m = 1;
-    near[0] = near[1] = 0;
-    cuts[nc++] = 0.0;
-    for (i = 0; i < ns; i++) {
-        magdyn_vec3 w0 = magdyn_vec3_sub(e->p0, sg[i].c);
-        double a = magdyn_vec3_dot(e->d, e->d), b = magdyn_vec3_dot(e->d, sg[i].u);
-        double dd = magdyn_vec3_dot(e->d, w0), ee = magdyn_vec3_dot(sg[i].u, w0), den = a - b * b;
-        if (den > 1e-12 * a) {
-            double s = (a * ee - b * dd) / den;
-            if (s > -sg[i].h && s < sg[i].h) add_cut(e, magdyn_vec3_madd(sg[i].c, s, sg[i].u), cuts, &nc, near);
-        }
-        add_cut(e, magdyn_vec3_madd(sg[i].c, sg[i].h, sg[i].u), cuts, &nc, near);
-        add_cut(e, magdyn_vec3_madd(sg[i].c, -sg[i].h, sg[i].u), cuts, &nc, near);
-    }
-    cuts[nc++] = 1.0;
-    qsort(cuts, (size_t)nc, sizeof *cuts, cmp_double);
-    for (i = 1; i < nc; i++)       /* drop duplicates */
-        if (cuts[i] - cuts[m - 1] > 1e-9) cuts[m++] = cuts[i];
-    cuts[m - 1] = 1.0;
-    return m;
-}
-
-/* src's 12 edges as segments (cf_edge_mid) */
-static void src_segments(magdyn_vec3 half, segment sg[12])
-{
-    int e;
-    for (e = 0; e < 12; e++) {
-        sg[e].c = cf_edge_mid(half, e);
-        sg[e].u = cf_axis(e / 4, 1.0);
-        sg[e].h = cf_comp(half, e / 4);
-    }
-}
-
 /* The corners of dst's face f in src's frame, anticlockwise about its
  * outward normal *n; *fc its centre. */
 static void face_corners(const mdc_bnd_problem *p, int f, magdyn_vec3 corner[4], magdyn_vec3 *n,
@@ -350,7 +279,7 @@ static magdyn_vec3 tangential(magdyn_vec3 v, magdyn_vec3 n)
  * Returns 0, leaving E its own line, when E lies within FOLD_SIN of
  * parallel to Q's plane.
  */
-static int fold(problem *pr, int f, magdyn_vec3 n, magdyn_vec3 fc, magdyn_vec3 p0, segment sg, magdyn_vec3 w,
+static int fold(problem *pr, int f, magdyn_vec3 n, magdyn_vec3 fc, magdyn_vec3 p0, mdc_segment sg, magdyn_vec3 w,
                 int first, int k)
 {
     double nu_dot = magdyn_vec3_dot(n, sg.u), end[2];
@@ -379,7 +308,7 @@ static int face_lines(problem *pr, int f, double sigma)
 {
     const mdc_bnd_problem *p = pr->p;
     magdyn_vec3 corner[4], n, fc, o[6];
-    segment sg[12];
+    mdc_segment sg[12];
     int k, g, first;
     face_corners(p, f, corner, &n, &fc);
     for (g = 0; g < 6; g++) {
@@ -417,7 +346,7 @@ static int face_lines(problem *pr, int f, double sigma)
                                               sigma / 3.0 * magdyn_vec3_dot(magdyn_vec3_sub(x->p0, o[g]), x->nu))
                           : magdyn_v3(0, 0, 0);
     }
-    src_segments(p->half_s, sg);
+    mdc_box_segments(p->half_s, sg);
     for (k = 0; k < 12; k++) {
         int d = k / 4, b1 = (k >> 1) & 1, b2 = k & 1, d1 = (d + 1) % 3, d2 = (d + 2) % 3, j;
         /* the faces of src meeting at edge k, and their outward normals there */
@@ -446,12 +375,12 @@ static int face_lines(problem *pr, int f, double sigma)
 
 /* The segments whose nearest points cut edge e: src's edges for a line
  * round a face of dst, that face's edges for a line along src's edge */
-static int cut_segments(const problem *pr, const edge *e, segment sg[12])
+static int cut_segments(const problem *pr, const edge *e, mdc_segment sg[12])
 {
     magdyn_vec3 corner[4], n, fc;
     int k;
     if (!e->on_src) {
-        src_segments(pr->p->half_s, sg);
+        mdc_box_segments(pr->p->half_s, sg);
         return 12;
     }
     face_corners(pr->p, e->face, corner, &n, &fc);
@@ -507,9 +436,10 @@ static magdyn_status integrate(const problem *pr, double share, sums *out, doubl
     int k, c;
     if (!pc) return MAGDYN_ENOMEM;
     for (k = 0; k < pr->ne; k++) {
-        double cuts[MAX_CUTS];
-        segment sg[12];
-        int near[2], nc = edge_cuts(&pr->e[k], sg, cut_segments(pr, &pr->e[k], sg), cuts, near);
+        double cuts[MDC_MAX_CUTS];
+        mdc_segment sg[12];
+        int near[2], nc = mdc_line_cuts(pr->e[k].p0, pr->e[k].d, pr->e[k].len, sg, cut_segments(pr, &pr->e[k], sg), cuts,
+                                                 near);
         for (c = 0; c + 1 < nc; c++) {
             if (!reserve(&pc, &cap, n, p->max_pieces, &st)) goto done;
             pc[n].l0 = cuts[c]; pc[n].l1 = cuts[c + 1]; pc[n].edge = k;
