@@ -294,13 +294,13 @@ static void random_pair(double sep, magdyn_cuboid *a, magdyn_cuboid *b)
     b->center = magdyn_vec3_scale(dir, hi);
 }
 
-/* Mean time per pair and worst error (of force and torque, in units of
- * the tolerance, against rel_tol 1e-9) over n random turned pairs whose
- * separations are uniform in [0, sep_max] [m]. */
+/* Mean and largest time per pair and worst error (of force and torque,
+ * in units of the tolerance, against rel_tol 1e-9) over n random turned
+ * pairs whose separations are uniform in [0, sep_max] [m]. */
 static void random_pairs(int n, double sep_max)
 {
     static const double tol[4] = {1e-3, 1e-4, 1e-5, 1e-6};
-    double mean[4] = {0, 0, 0, 0}, worst[4] = {0, 0, 0, 0};
+    double mean[4] = {0, 0, 0, 0}, worst[4] = {0, 0, 0, 0}, slowest[4] = {0, 0, 0, 0};
     int i, k, done = 0;
     for (i = 0; i < n; i++) {
         magdyn_cuboid a, b;
@@ -316,6 +316,7 @@ static void random_pairs(int n, double sep_max)
                 reps++;
             } while (now() - t0 < 2e-3);
             mean[k] += (now() - t0) / reps;
+            slowest[k] = fmax(slowest[k], (now() - t0) / reps);
             ef = magdyn_vec3_dist(f, fr) / magdyn_vec3_norm(fr);
             et = magdyn_vec3_dist(t, tr) / fmax(magdyn_vec3_norm(tr), magdyn_vec3_norm(fr) * 0.00866);
             worst[k] = fmax(worst[k], fmax(ef, et) / tol[k]);
@@ -323,6 +324,8 @@ static void random_pairs(int n, double sep_max)
     }
     printf("  %d random turned pairs 0-%g mm apart: mean us", done, 1e3 * sep_max);
     for (k = 0; k < 4; k++) printf(" %.1f", done ? 1e6 * mean[k] / done : 0.0);
+    printf("; slowest");
+    for (k = 0; k < 4; k++) printf(" %.1f", 1e6 * slowest[k]);
     printf("; worst error / tol");
     for (k = 0; k < 4; k++) printf(" %.3f", worst[k]);
     printf("\n");
