@@ -24,21 +24,6 @@
  * libm's result: both within about 1 ulp of the exact value, so 3. */
 #define ULP_BOUND 3.0
 
-/* The doubles as integers in the order of their values. */
-static int64_t ordered(double x)
-{
-    int64_t i;
-    memcpy(&i, &x, sizeof i);
-    return i < 0 ? INT64_MIN - i : i;
-}
-
-static double ulps(double got, double want)
-{
-    if (isnan(got) && isnan(want)) return 0.0;
-    if (got == want) return 0.0;
-    if (isnan(got) || isnan(want) || isinf(got) || isinf(want)) return HUGE_VAL;
-    return fabs((double)(ordered(got) - ordered(want)));
-}
 
 /* A sample over [lo, hi], or, with logscale, +-e^u for u uniform in [lo, hi]. */
 static double sample(test_rng *r, double lo, double hi, int logscale)
@@ -57,7 +42,7 @@ static double worst1(fn1 mine, fn1 ref, double lo, double hi, int logscale, doub
     long n = test_count(400000), i;
     double w = 0.0;
     for (i = 0; i < n; i++) {
-        double x = sample(&r, lo, hi, logscale), e = ulps(mine(x), ref(x));
+        double x = sample(&r, lo, hi, logscale), e = test_ulps(mine(x), ref(x));
         if (e > w) {
             w = e;
             *where = x;
@@ -109,12 +94,12 @@ START_TEST(against_libm_two_arguments)
         double px = i % 3 == 0 ? test_rng_range(&r, 0.5, 2.0) : exp(test_rng_range(&r, -20, 20));
         double py = i % 3 == 1 ? (double)(long)test_rng_range(&r, -20, 20) : test_rng_range(&r, -30, 30);
         double ref = atan2(y, x), e = fabs(ref) < DBL_MIN ? fabs(md_det_atan2(y, x) - ref) / 0x1p-1074 / 4 * ULP_BOUND
-                                                          : ulps(md_det_atan2(y, x), ref);
+                                                          : test_ulps(md_det_atan2(y, x), ref);
         if (e > w_atan2) w_atan2 = e, at[0] = y, at[1] = x;
-        e = ulps(md_det_hypot(x, y), hypot(x, y));
+        e = test_ulps(md_det_hypot(x, y), hypot(x, y));
         if (e > w_hypot) w_hypot = e, at[2] = x, at[3] = y;
         if (fabs(py * log(px)) < 700) {
-            e = ulps(md_det_pow(px, py), pow(px, py));
+            e = test_ulps(md_det_pow(px, py), pow(px, py));
             if (e > w_pow) w_pow = e, at[4] = px, at[5] = py;
         }
     }
@@ -137,7 +122,7 @@ START_TEST(pow_hard_cases)
         double y = i % 2 ? test_rng_range(&r, -5e5, 5e5) : (double[]){3, 4, 6, 0.2, -0.2, -1.0 / 3}[i / 2 % 6];
         double e;
         if (!(fabs(y * log(x)) < 700)) continue;
-        e = ulps(md_det_pow(x, y), pow(x, y));
+        e = test_ulps(md_det_pow(x, y), pow(x, y));
         if (e > w) w = e, ax = x, ay = y;
     }
     ck_assert_msg(w <= ULP_BOUND, "pow: %g ulps at (%a, %a)", w, ax, ay);
@@ -163,7 +148,7 @@ static void close_to(double got, double want, const char *what)
         ck_assert_msg(fabs(got - want) <= 4 * 0x1p-1074, "%s: %a, libm %a", what, got, want);
         return;
     }
-    ck_assert_msg(ulps(got, want) <= ULP_BOUND, "%s: %a, libm %a", what, got, want);
+    ck_assert_msg(test_ulps(got, want) <= ULP_BOUND, "%s: %a, libm %a", what, got, want);
 }
 
 START_TEST(special_values)
@@ -255,7 +240,7 @@ START_TEST(near_multiples_of_pi_over_2)
                 x = nextafter(x, d < 0 ? -INFINITY : INFINITY);
                 y = nextafter(y, d < 0 ? -INFINITY : INFINITY);
             }
-            e = fmax(ulps(md_det_sin(x), sin(x)), ulps(md_det_cos(x), cos(x)));
+            e = fmax(test_ulps(md_det_sin(x), sin(x)), test_ulps(md_det_cos(x), cos(x)));
             if (e > worst) {
                 worst = e;
                 at = x;

@@ -2,6 +2,9 @@
  * testutil.c - the suite runner, the random generator and the statistical
  * helpers that every test program shares (testutil.h).
  */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
 #include <magdyn/sat.h>
 #include "testutil.h"
 
@@ -104,4 +107,20 @@ uint64_t test_fnv(uint64_t h, const void *p, size_t n)
 uint64_t test_fnv_double(uint64_t h, double v)
 {
     return test_fnv(h, &v, sizeof v);
+}
+
+/* the doubles as integers in the order of their values */
+static int64_t ordered(double x)
+{
+    int64_t i;
+    memcpy(&i, &x, sizeof i);
+    return i < 0 ? INT64_MIN - i : i;
+}
+
+double test_ulps(double got, double want)
+{
+    if (isnan(got) && isnan(want)) return 0.0;
+    if (got == want) return 0.0;
+    if (isnan(got) || isnan(want) || isinf(got) || isinf(want)) return HUGE_VAL;
+    return fabs((double)(ordered(got) - ordered(want)));
 }

@@ -42,6 +42,10 @@ double test_rng_normal(test_rng *r);
  * of a double (the tests that pin results to the last bit). */
 uint64_t test_fnv(uint64_t h, const void *p, size_t n);
 uint64_t test_fnv_double(uint64_t h, double v);
+
+/* |got - want| in units in the last place: the number of doubles between
+ * them (0 for two NaNs, HUGE_VAL when one alone is NaN or infinite). */
+double test_ulps(double got, double want);
 /* uniformly distributed unit quaternion (Shoemake, Graphics Gems III, 1992) */
 magdyn_quat test_rng_quat(test_rng *r);
 /* each component uniform in [lo, hi) */
