@@ -1,9 +1,10 @@
 /*
  * detmath_lanes.h - private, layer 0: four doubles abreast in a vector
  * (GCC and clang vector extensions; DETMATH_LANES is defined where they
- * exist and MAGDYN_NO_LANES is not), the lane-wise select, square root, ln and atan2 of
- * detmath_batch.h, always inlined, for kernels that keep a whole
- * computation in lanes (detmath_batch.c, the cuboid potentials).
+ * exist and MAGDYN_NO_LANES is not), and the lane-wise select, square
+ * root, ln and atan2 of detmath_batch.h, always inlined, for kernels that
+ * keep a whole computation in lanes (detmath_batch.c, the cuboid
+ * potentials, the closed form of a box's field).
  *
  * Every lane does the operations of the scalar reference md_log_fd /
  * md_atan2_fd in the same order, with no contraction (the library is
