@@ -256,21 +256,20 @@ void mdc_box_potentials_n(magdyn_vec3 h, const magdyn_vec3 *q, int n, double (*p
 
 void mdc_box_potentials(magdyn_vec3 h, magdyn_vec3 q, double phi[6], double lam[12])
 {
-    double own[1][12], (*l)[12] = own;
-    if (lam) l = (double (*)[12])lam;
-    mdc_box_potentials_n(h, &q, 1, (double (*)[6])phi, l);
+    mdc_box_potentials_n(h, &q, 1, (double (*)[6])phi, (double (*)[12])lam);
 }
 
 void mdc_face_potentials_n(magdyn_vec3 h, int g, const magdyn_vec3 *q, int n, double *phi)
 {
     int a = g / 2, a1 = (a + 1) % 3, a2 = (a + 2) % 3, i, k, p, m, j;
     double A = cf_comp(h, a1), B = cf_comp(h, a2), lf[MDC_BOX_BATCH][4], sy[MDC_BOX_BATCH],
-           sx[MDC_BOX_BATCH], half[MDC_BOX_BATCH];
+           sx[MDC_BOX_BATCH], half[MDC_BOX_BATCH], height[MDC_BOX_BATCH];
     for (j = 0; j < n; j += MDC_BOX_BATCH) {
         m = n - j < MDC_BOX_BATCH ? n - j : MDC_BOX_BATCH;
         for (p = 0; p < m; p++) {
             double u = cf_comp(q[j + p], a1), v = cf_comp(q[j + p], a2), r[2][2];
             double w = cf_comp(q[j + p], a) - ((g & 1) ? -1.0 : 1.0) * cf_comp(h, a), ww = w * w;
+            height[p] = w;
             for (i = 0; i < 2; i++)
                 for (k = 0; k < 2; k++) {
                     double x = u - (i ? -A : A), y = v - (k ? -B : B);
@@ -288,11 +287,8 @@ void mdc_face_potentials_n(magdyn_vec3 h, int g, const magdyn_vec3 *q, int n, do
         }
         md_log_batch(&lf[0][0], &lf[0][0], 4 * m);
         md_atan2_batch(sy, sx, half, m);
-        for (p = 0; p < m; p++) {
-            double u = cf_comp(q[j + p], a1), v = cf_comp(q[j + p], a2);
-            double w = cf_comp(q[j + p], a) - ((g & 1) ? -1.0 : 1.0) * cf_comp(h, a);
-            phi[j + p] = face_sum(A, B, u, v, w, lf[p], half[p]);
-        }
+        for (p = 0; p < m; p++)
+            phi[j + p] = face_sum(A, B, cf_comp(q[j + p], a1), cf_comp(q[j + p], a2), height[p], lf[p], half[p]);
     }
 }
 

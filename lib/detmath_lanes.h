@@ -71,6 +71,8 @@ LANE vd splat(double c)
     return v;
 }
 
+LANE vd vabs(vd x) { return (vd)((vu)x & 0x7fffffffffffffffULL); }
+
 LANE vd vlog(vd x)
 {
     vi sub = x < DBL_MIN, big;
@@ -113,7 +115,7 @@ LANE vd vatan_ratio(vd num, vd den)
 LANE vd vatan2(vd y, vd x)
 {
     const unsigned long long sign = 0x8000000000000000ULL;
-    vd ax = (vd)((vu)x & ~sign), ay = (vd)((vu)y & ~sign), z;
+    vd ax = vabs(x), ay = vabs(y), z;
     vi swap = ay > ax, neg = -(vi)((vu)x >> 63);   /* signbit(x): all ones */
     vd num = sel(swap, ax, ay), den = sel(swap, ay, ax);
     vi huge = den > 0x1p1000, both_inf = (ax == HUGE_VAL) & (ay == HUGE_VAL);
@@ -144,8 +146,6 @@ LANE vd vsqrt(vd x)
 #endif
     return x;
 }
-
-LANE vd vabs(vd x) { return (vd)((vu)x & 0x7fffffffffffffffULL); }
 
 /* fmin lane-wise, for numbers (no NaN) */
 LANE vd vmin(vd x, vd y) { return sel(x < y, x, y); }
