@@ -14,13 +14,13 @@
  * derivatives of 1/r stay within range for any length unit.
  */
 #define _POSIX_C_SOURCE 200809L
-#define _DEFAULT_SOURCE   /* MADV_HUGEPAGE */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/mman.h>
 #include <magdyn/dipole_tree.h>
+#include "big_alloc.h"
 #include "dipole_tree.h"
 #include "dipole_tree_walk.h"
 
@@ -232,22 +232,15 @@ static double *dalloc(size_t n) { return malloc(sizeof(double) * (n ? n : 1)); }
  * n doubles (zeroed when zero) for the expansions, tens of megabytes at
  * n = 1e5 and high orders: the allocator maps such blocks afresh on every
  * call, and touching them in pages of 4 KiB took about a sixth of the
- * call in the kernel.  Aligned to 2 MiB and marked for huge pages where
- * the system offers them (Linux), they take some fifty faults instead of
- * some twenty thousand.  Freed with free.
+ * call in the kernel; in huge pages (big_alloc.h) they take some fifty
+ * faults instead of some twenty thousand.  Freed with free.
  */
-#define BIG_BLOCK ((size_t)4 << 20)
-#define HUGE_PAGE ((size_t)2 << 20)
 static double *big_alloc(size_t n, int zero)
 {
-    size_t bytes = sizeof(double) * (n ? n : 1);
-    void *p;
-    if (bytes < BIG_BLOCK) return zero ? calloc(n ? n : 1, sizeof(double)) : malloc(bytes);
-    if (posix_memalign(&p, HUGE_PAGE, bytes) != 0) return NULL;
-#ifdef MADV_HUGEPAGE
-    (void)madvise(p, bytes, MADV_HUGEPAGE);   /* advice only: fine if refused */
-#endif
-    if (zero) memset(p, 0, bytes);
+    double *p;
+    if (n > SIZE_MAX / sizeof *p) return NULL;
+    p = md_big_alloc(n * sizeof *p);
+    if (p && zero) memset(p, 0, n * sizeof *p);
     return p;
 }
 

@@ -7,9 +7,11 @@
  * observables (gas_observe.c), all on the layout of gas_impl.h.
  */
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include "big_alloc.h"
 #include "detmath.h"
 #include "gas_impl.h"
 #include "gas_hold.h"
@@ -164,17 +166,13 @@ static int shapes_overlap(const magdyn_gas *g, const shape *a, const shape *b)
     return 0;
 }
 
-/* *mem grown to cap elements of size bytes, 64-byte aligned (one particle's
- * kinematics or events per cache line), the first keep elements copied. */
+/* *mem grown to cap elements of size bytes, the first keep copied: one
+ * particle's kinematics or events per cache line, and huge pages for the
+ * big arrays, which the event loop reads at random (big_alloc.h). */
 int gas_grow_aligned(void **mem, size_t keep, size_t cap, size_t size)
 {
-    size_t bytes = (cap * size + 63) / 64 * 64;
-    void *q = aligned_alloc(64, bytes);
-    if (!q) return 0;
-    if (*mem) memcpy(q, *mem, keep * size);
-    free(*mem);
-    *mem = q;
-    return 1;
+    if (size > 0 && cap > SIZE_MAX / size) return 0;
+    return md_big_grow(mem, keep * size, cap * size);
 }
 
 static magdyn_status grow(magdyn_gas *g)
@@ -187,17 +185,17 @@ static magdyn_status grow(magdyn_gas *g)
     q = g->ev;
     if (!gas_grow_aligned(&q, (size_t)g->n, (size_t)cap, sizeof *g->ev)) return MAGDYN_ENOMEM;
     g->ev = q;
-    q = realloc(g->ver, (size_t)cap * sizeof *g->ver);
-    if (!q) return MAGDYN_ENOMEM;
+    q = g->ver;
+    if (!gas_grow_aligned(&q, (size_t)g->n, (size_t)cap, sizeof *g->ver)) return MAGDYN_ENOMEM;
     g->ver = q;
-    q = realloc(g->rad, (size_t)cap * sizeof *g->rad);
-    if (!q) return MAGDYN_ENOMEM;
+    q = g->rad;
+    if (!gas_grow_aligned(&q, (size_t)g->n, (size_t)cap, sizeof *g->rad)) return MAGDYN_ENOMEM;
     g->rad = q;
-    q = realloc(g->link, (size_t)cap * sizeof *g->link);
-    if (!q) return MAGDYN_ENOMEM;
+    q = g->link;
+    if (!gas_grow_aligned(&q, (size_t)g->n, (size_t)cap, sizeof *g->link)) return MAGDYN_ENOMEM;
     g->link = q;
-    q = realloc(g->t_last, (size_t)cap * sizeof *g->t_last);
-    if (!q) return MAGDYN_ENOMEM;
+    q = g->t_last;
+    if (!gas_grow_aligned(&q, (size_t)g->n, (size_t)cap, sizeof *g->t_last)) return MAGDYN_ENOMEM;
     g->t_last = q;
     g->cap = cap;
     return MAGDYN_OK;

@@ -52,8 +52,9 @@ magdyn_status gas_grid_build(magdyn_gas *g, double max_reach, int n_expected)
     ncx = cells_along(g->par.width, cmin, edge, g->par.periodic);
     ncy = cells_along(g->par.height, cmin, edge, g->par.periodic);
     pad = HEAD_PAD(ncx);
-    head = realloc(g->head_mem, ((size_t)ncx * (size_t)ncy + 2 * (size_t)pad) * sizeof *head);
-    if (!head) return MAGDYN_ENOMEM;
+    head = g->head_mem;
+    if (!gas_grow_aligned((void **)&head, 0, (size_t)ncx * (size_t)ncy + 2 * (size_t)pad, sizeof *head))
+        return MAGDYN_ENOMEM;
     for (k = 0; k < ncx * ncy + 2 * pad; k++) head[k] = -1;
     g->head_mem = head;
     g->head = head += pad;
@@ -100,12 +101,11 @@ magdyn_status gas_sort_particles(magdyn_gas *g)
 {
     int n = g->n, i, c;
     sort_item *it = malloc((size_t)n * sizeof *it);
-    double *nr = malloc((size_t)g->cap * sizeof *nr);
-    gas_link *nn = malloc((size_t)g->cap * sizeof *nn);
-    double *nt = malloc((size_t)g->cap * sizeof *nt);
-    void *np = NULL, *ne = NULL;
-    if (!it || !nr || !nn || !nt || !gas_grow_aligned(&np, 0, (size_t)g->cap, sizeof *g->p) ||
-        !gas_grow_aligned(&ne, 0, (size_t)g->cap, sizeof *g->ev)) {
+    void *np = NULL, *ne = NULL, *nr = NULL, *nn = NULL, *nt = NULL;
+    size_t cap = (size_t)g->cap;
+    if (!it || !gas_grow_aligned(&nr, 0, cap, sizeof *g->rad) || !gas_grow_aligned(&nn, 0, cap, sizeof *g->link)
+        || !gas_grow_aligned(&nt, 0, cap, sizeof *g->t_last) || !gas_grow_aligned(&np, 0, cap, sizeof *g->p)
+        || !gas_grow_aligned(&ne, 0, cap, sizeof *g->ev)) {
         free(it); free(nr); free(nn); free(nt); free(np); free(ne);
         return MAGDYN_ENOMEM;
     }
@@ -118,9 +118,9 @@ magdyn_status gas_sort_particles(magdyn_gas *g)
         gas_event *e = (gas_event *)ne + i;
         ((gas_particle *)np)[i] = g->p[it[i].k];
         *e = g->ev[it[i].k];
-        nr[i] = g->rad[it[i].k];
-        nn[i] = g->link[it[i].k];
-        nt[i] = g->t_last[it[i].k];
+        ((double *)nr)[i] = g->rad[it[i].k];
+        ((gas_link *)nn)[i] = g->link[it[i].k];
+        ((double *)nt)[i] = g->t_last[it[i].k];
         if (e->rot >= 0) g->rot_k[e->ext] = i; else g->disc_k[e->ext] = i;
     }
     free(g->p); free(g->ev); free(g->rad); free(g->link); free(g->t_last); free(it);
@@ -206,7 +206,9 @@ magdyn_status gas_reorder(magdyn_gas *g)
     size_t nn = (size_t)(n > 0 ? n : 1);
     if ((st = curve_build(g)) != MAGDYN_OK) return st;
     if (!g->rank_of) {
-        if (!(g->rank_of = malloc(nn * sizeof *g->rank_of))) return MAGDYN_ENOMEM;
+        void *r = NULL;
+        if (!gas_grow_aligned(&r, 0, nn, sizeof *g->rank_of)) return MAGDYN_ENOMEM;
+        g->rank_of = r;
         for (i = 0; i < n; i++) g->rank_of[i] = i;
     }
     to = malloc(nn * sizeof *to);

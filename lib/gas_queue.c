@@ -242,8 +242,8 @@ magdyn_status gas_queue_build(magdyn_gas *g)
     rank_event *re;
     while (nb < g->n / 4) nb *= 2;
     if (nb != g->cal_nb) {
-        int *q = realloc(g->cal_bucket, (size_t)nb * sizeof *q);
-        if (!q) return MAGDYN_ENOMEM;
+        void *q = g->cal_bucket;
+        if (!gas_grow_aligned(&q, 0, (size_t)nb, sizeof *g->cal_bucket)) return MAGDYN_ENOMEM;
         g->cal_bucket = q;
         g->cal_nb = nb;
     }

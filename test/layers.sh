@@ -7,7 +7,7 @@
 src="${top_srcdir:-.}"
 layer() {
     case "$1" in
-    vec.* | ode.* | status.* | common.* | reserved.* | kernel_clones.* | version.* | detmath.* | detmath_batch.* | detmath_lanes.* | detvec.* | bitstable.* | gauss_kronrod.*) echo 0 ;;
+    vec.* | ode.* | status.* | common.* | reserved.* | kernel_clones.* | version.* | detmath.* | detmath_batch.* | detmath_lanes.* | detvec.* | bitstable.* | gauss_kronrod.* | big_alloc.*) echo 0 ;;
     dipole* | cuboid_* | sat.* | sat_batch* | broadphase.* | obb_core.* | lanes4.* | kinetics* | magnets.*) echo 1 ;;
     contact* | narrow_phase.* | body.* | toi.* | gas*) echo 2 ;;
     impulse* | island.*) echo 3 ;;
