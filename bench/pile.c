@@ -5,9 +5,13 @@
  * For each: the simulated time until every magnet sleeps, the CPU seconds
  * that took, CPU seconds per simulated second, and the energy balance.
  * Run: make bench && bench/pile [--extended] [--chunk S] [--cpu S] [--time S]
+ *                               [--contact-tol M] [--start-weight W]
  *                               [N[/SEED] | N/A-B | column[/N] | tower[/N] ...]
- * (default: piles of 8 (seeds 1-12, with the medians over them), 30 and
- * 100, the column and the tower; N/A-B runs piles of N for seeds A to B;
+ * (default: piles of 8 (seeds 1-12, with the medians over them) at the
+ * world's defaults and again at contact_tol 1e-7 m and a contact step
+ * weight of 0.45 (the theta-method, magdyn_world_new(3)), piles of 30 and
+ * 100, the column and the tower; --contact-tol and --start-weight set
+ * those two parameters; N/A-B runs piles of N for seeds A to B;
  * sweeps/ct is the solver's Gauss-Seidel sweeps per contact step, unconv
  * the contact solves that stopped at solver_iterations short of their
  * tolerance (magdyn_world_stats); overlap_m is the deepest overlap of two
@@ -28,7 +32,7 @@
 #include <magdyn.h>
 #include "../examples/scene.h"
 
-static double chunk = 0.01, cpu_max = 120.0, t_max = 10.0;
+static double chunk = 0.01, cpu_max = 120.0, t_max = 10.0, contact_tol = 0.0, start_weight = -1.0;
 static int extended;   /* the exact field of uniformly magnetised boxes */
 
 static double cpu(void)
@@ -44,7 +48,16 @@ static void run(const char *name, int n, int kind, unsigned long long seed, doub
     magdyn_world_params p = scene_params();
     magdyn_world *w;
     if (extended) p.model = MAGDYN_MODEL_CUBOID;
+    if (contact_tol > 0.0) {
+        p.contact_tol = contact_tol;
+        p.contact_margin = fmax(p.contact_margin, contact_tol);
+    }
+    if (start_weight >= 0.0) p.contact_start_weight = start_weight;
     w = magdyn_world_new(&p);
+    if (!w) {
+        fprintf(stderr, "pile: the world refuses these parameters (contact_start_weight is 0 .. 0.5)\n");
+        exit(2);
+    }
     magdyn_world_stats st;
     magdyn_status s = MAGDYN_OK;
     double t = 0, c0, c, e0, rest = -1, bal;
@@ -128,15 +141,19 @@ int main(int argc, char **argv)
             continue;
         }
         if (argc <= 2 || (strcmp(argv[1], "--chunk") != 0 && strcmp(argv[1], "--cpu") != 0
-                          && strcmp(argv[1], "--time") != 0))
+                          && strcmp(argv[1], "--time") != 0 && strcmp(argv[1], "--contact-tol") != 0
+                          && strcmp(argv[1], "--start-weight") != 0))
             break;
         v = atof(argv[2]);
+        if (strcmp(argv[1], "--start-weight") == 0 && v == 0.0) v = 1e-300;   /* 0: first order */
         if (!(v > 0.0)) {
-            fprintf(stderr, "pile: %s needs a positive number of seconds\n", argv[1]);
+            fprintf(stderr, "pile: %s needs a positive number\n", argv[1]);
             return 2;
         }
         if (strcmp(argv[1], "--chunk") == 0) chunk = v;
         else if (strcmp(argv[1], "--cpu") == 0) cpu_max = v;
+        else if (strcmp(argv[1], "--contact-tol") == 0) contact_tol = v;
+        else if (strcmp(argv[1], "--start-weight") == 0) start_weight = v > 1e-300 ? v : 0.0;
         else t_max = v;
         argv += 2;
         argc -= 2;
@@ -164,6 +181,12 @@ int main(int argc, char **argv)
         return 0;
     }
     run_seeds(8, 1, 12);
+    contact_tol = 1e-7;
+    start_weight = 0.45;
+    printf("contact_tol %g m, contact_start_weight %g:\n", contact_tol, start_weight);
+    run_seeds(8, 1, 12);
+    contact_tol = 0.0;
+    start_weight = -1.0;
     run("pile", 30, 0, 1, NULL, NULL);
     run("pile", 100, 0, 1, NULL, NULL);
     run("column", 10, 1, 0, NULL, NULL);

@@ -212,15 +212,20 @@ void magdyn_body_kick(magdyn_body *b, magdyn_vec3 force, magdyn_vec3 torque, dou
     b->omega = omega_of(b, magdyn_vec3_madd(spin_momentum(b), h, torque));
 }
 
-void magdyn_body_drift(magdyn_body *b, double h)
+void magdyn_body_drift_with(magdyn_body *b, magdyn_vec3 velocity, magdyn_vec3 omega, double h)
 {
     magdyn_vec3 l;
     if (!b || b->fixed) return;
     l = spin_momentum(b);
-    b->position = magdyn_vec3_madd(b->position, h, b->velocity);
-    b->orientation = md_quat_integrate(b->orientation,
-                                           magdyn_quat_rotate_inv(b->orientation, b->omega), h);
+    b->position = magdyn_vec3_madd(b->position, h, velocity);
+    b->orientation = md_quat_integrate(b->orientation, magdyn_quat_rotate_inv(b->orientation, omega), h);
     b->omega = omega_of(b, l);
+}
+
+void magdyn_body_drift(magdyn_body *b, double h)
+{
+    if (!b) return;
+    magdyn_body_drift_with(b, b->velocity, b->omega, h);
 }
 
 double magdyn_body_point_speed(const magdyn_body *b)

@@ -95,6 +95,7 @@ static void release(magdyn_world *w)
     free(w->island); free(w->istart); free(w->imem); free(w->slow);
     free(w->Fref); free(w->Tref); free(w->fscale); free(w->tscale); free(w->group);
     free(w->obb); free(w->grown); free(w->bp); free(w->flag); free(w->b0); free(w->bt);
+    free(w->bl); free(w->Fl); free(w->Tl);
     free(w);
 }
 
@@ -129,7 +130,7 @@ static magdyn_status reserve(magdyn_world *w, int cap)
     GROW(react, c); GROW(Fh, c); GROW(Th, c); GROW(hcub, c); GROW(hpass, c); GROW(hidx, c);
     GROW(island, c); GROW(istart, c + 1); GROW(imem, c); GROW(slow, c);
     GROW(Fref, c); GROW(Tref, c); GROW(fscale, c); GROW(tscale, c); GROW(group, c);
-    GROW(obb, c); GROW(grown, c); GROW(b0, c); GROW(bt, c);
+    GROW(obb, c); GROW(grown, c); GROW(b0, c); GROW(bt, c); GROW(bl, c); GROW(Fl, c); GROW(Tl, c);
 #undef GROW
     w->cap = cap;
     return MAGDYN_OK;

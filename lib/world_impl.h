@@ -97,6 +97,9 @@ struct magdyn_world {
     int *flag, capflag;        /* the narrow phase's answer per candidate pair */
     magdyn_body *b0;           /* the bodies before the step now taken */
     magdyn_body *bt;           /* scratch copies */
+    magdyn_body *bl;           /* the bodies at a contact step's point of force evaluation */
+    magdyn_vec3 *Fl, *Tl;      /* the touching magnets' forces there [N, N m] */
+    double lag;                /* the start velocities' share of this contact step's motion */
     double last_impact;        /* time of the last impact, or -1 */
     double hprev;              /* length of the last velocity-level step [s], 0: none */
     magdyn_world_stats st;
@@ -174,6 +177,16 @@ magdyn_status magdyn_wi_flight_reaction(magdyn_world *w, double theta);
  * gathered allow; hprev, the last such step's length, scales the warm
  * start (0: none). */
 magdyn_status magdyn_wi_island_step(magdyn_world *w, double *h, double hprev);
+/* world_theta.c: the theta-method's share of the start velocities for this
+ * step; the touching magnets' forces for a step of h (*F, *T: w->F, w->T
+ * or w->Fl, w->Tl); the end speed target for a first-order target t and a
+ * start separating speed s0; the blend of start and end speeds; the drift
+ * of the touching magnets over h. */
+double magdyn_wi_theta_lag(const magdyn_world *w);
+magdyn_status magdyn_wi_theta_forces(magdyn_world *w, double h, const magdyn_vec3 **F, const magdyn_vec3 **T);
+double magdyn_wi_theta_target(const magdyn_world *w, double t, int resting_or_gap, double s0);
+double magdyn_wi_theta_blend(const magdyn_world *w, double s0, double s1);
+void magdyn_wi_theta_drift(magdyn_world *w, double h);
 void magdyn_wi_island_commit(magdyn_world *w);
 double magdyn_wi_island_bound(const magdyn_world *w);
 

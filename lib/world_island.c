@@ -10,6 +10,12 @@
  * but no further (target -gap/h), so magnets come to rest touching, and a
  * magnet at rest stays exactly at rest: the impulse takes back what the
  * force gave.  Sleeping magnets in reach act as fixed.
+ *
+ * With contact_start_weight w > 0 the step is the theta-method of Moreau
+ * and Jean (world_theta.c): the magnets move with w of their start
+ * velocities and 1 - w of their end ones, feel the forces where the start
+ * velocities take them over w h, and the targets ask of the end gap what
+ * they ask at w = 0.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -350,8 +356,8 @@ static double travel(const magdyn_world *w, double h, double limit)
 
 /*
  * The least normal separating speed [m/s] of a point at depth d [m] (> 0
- * penetration) over a step of h: a gap may close within the step but no
- * further.  A point sunk deeper than contact_tol (the solver stops short of
+ * penetration) over a step of h, at the end of a first-order step: a gap
+ * may close within the step but no further.  A point sunk deeper than contact_tol (the solver stops short of
  * exact, and the manifold of the step's start does not follow a turning box)
  * is pushed out by PUSH_SHARE of the excess per step, a step taken as
  * at least PUSH_STEP_FLOOR contact_step: the push is an impulse, so it
@@ -361,7 +367,7 @@ static double travel(const magdyn_world *w, double h, double limit)
  * without bound as a step is cut short (at an arrival, say): a push over a
  * sliver of a step would throw the magnets apart.
  */
-static double target(magdyn_world *w, double d, double h)
+static double target_end(magdyn_world *w, double d, double h)
 {
     if (d < 0.0) return d / h;
     if (d <= w->p.contact_tol) return 0.0;
@@ -369,8 +375,17 @@ static double target(magdyn_world *w, double d, double h)
     return PUSH_SHARE * (d - 0.5 * w->p.contact_tol) / fmax(h, PUSH_STEP_FLOOR * w->p.contact_step);
 }
 
-/* Deepest a contact point would end the step of h [m], as the solved
- * velocities carry it (depth - h u_n, first order). */
+/* The least separating speed [m/s] at the end of the step of h of point
+ * k of c: target_end, blended with the start's (magdyn_wi_theta_target). */
+static double target(magdyn_world *w, const magdyn_contact *c, int k, double h)
+{
+    double d = c->manifold.depth[k], t = target_end(w, d, h);
+    if (!(w->lag > 0.0)) return t;
+    return magdyn_wi_theta_target(w, t, d <= w->p.contact_tol, -closing(w->bt, c, c->manifold.point[k]));
+}
+
+/* Deepest a contact point would end the step of h [m], as the start and
+ * solved velocities carry it (depth - h u_n, u_n the blend of the two). */
 static double sink(const magdyn_world *w, double h)
 {
     double worst = -INFINITY;
@@ -378,10 +393,9 @@ static double sink(const magdyn_world *w, double h)
     for (c = 0; c < w->ncon; c++) {
         const magdyn_contact *ct = &w->con[c];
         for (k = 0; k < ct->manifold.count; k++) {
-            magdyn_vec3 p = ct->manifold.point[k];
-            magdyn_vec3 u = magdyn_vec3_sub(magdyn_body_point_velocity(&w->b[ct->a], p),
-                                            magdyn_body_point_velocity(&w->b[ct->b], p));
-            worst = fmax(worst, ct->manifold.depth[k] - h * magdyn_vec3_dot(u, ct->manifold.normal));
+            double u = -closing(w->b, ct, ct->manifold.point[k]);
+            if (w->lag > 0.0) u = magdyn_wi_theta_blend(w, -closing(w->bt, ct, ct->manifold.point[k]), u);
+            worst = fmax(worst, ct->manifold.depth[k] - h * u);
         }
     }
     return worst;
@@ -436,18 +450,21 @@ static magdyn_status arrival(magdyn_world *w, double *h)
 /* Kick and solve for a step of h, from the velocities in w->bt. */
 static magdyn_status kick_and_solve(magdyn_world *w, double h, double hprev)
 {
+    const magdyn_vec3 *F, *T;
+    magdyn_status s;
     int i, c;
+    if ((s = magdyn_wi_theta_forces(w, h, &F, &T)) != MAGDYN_OK) return s;
     for (i = 0; i < w->n; i++)
         if (w->role[i] == ROLE_CONTACT) {
             w->b[i].velocity = w->bt[i].velocity;
             w->b[i].omega = w->bt[i].omega;
-            magdyn_body_kick(&w->b[i], w->F[i], w->T[i], h);
+            magdyn_body_kick(&w->b[i], F[i], T[i], h);
         }
     for (c = 0; c < w->ncon; c++) {
         magdyn_contact *ct = &w->con[c];
         int k;
         for (k = 0; k < ct->manifold.count; k++)
-            ct->target[k] = target(w, ct->manifold.depth[k], h);
+            ct->target[k] = target(w, ct, k, h);
         warm(w, ct, hprev > 0.0 ? h / hprev : 0.0);
     }
     return solve(w);
@@ -475,6 +492,7 @@ magdyn_status magdyn_wi_island_step(magdyn_world *w, double *h, double hprev)
     if (s == MAGDYN_OK) {
         /* the velocities the step starts from, for the bookkeeping */
         memcpy(w->bt, w->b, (size_t)w->n * sizeof *w->bt);
+        w->lag = magdyn_wi_theta_lag(w);
         s = arrival(w, h);
         if (s == MAGDYN_OK) s = kick_and_solve(w, *h, hprev);
         /* shorter while some point would move beyond the contacts gathered,
@@ -495,8 +513,7 @@ magdyn_status magdyn_wi_island_step(magdyn_world *w, double *h, double hprev)
         if (w->role[i] == ROLE_ASLEEP) w->b[i].fixed = 0;
     if (s != MAGDYN_OK) return s;
     magdyn_wi_account(w, w->con, w->ncon, w->bt);
-    for (i = 0; i < w->n; i++)
-        if (w->role[i] == ROLE_CONTACT) magdyn_body_drift(&w->b[i], *h);
+    magdyn_wi_theta_drift(w, *h);
     w->st.contact_steps++;
     return MAGDYN_OK;
 }

@@ -114,6 +114,13 @@ MAGDYN_API void magdyn_body_kick(magdyn_body *b, magdyn_vec3 force, magdyn_vec3 
  * energy too).  Fixed bodies do not move.  Nothing for NULL. */
 MAGDYN_API void magdyn_body_drift(magdyn_body *b, double h);
 
+/* magdyn_body_drift at the given velocity [m/s] and angular velocity
+ * [rad/s] (inertial) instead of b's own: b's velocity stays, and its
+ * angular velocity follows the turned inertia so that its own spin
+ * angular momentum is kept.  Two such drifts make a step whose motion
+ * blends two velocities (the theta-method).  Nothing for NULL. */
+MAGDYN_API void magdyn_body_drift_with(magdyn_body *b, magdyn_vec3 velocity, magdyn_vec3 omega, double h);
+
 /* Largest speed [m/s] of any point of b: |v| + |omega| times its half
  * diagonal; 0 for a fixed body or NULL. */
 MAGDYN_API double magdyn_body_point_speed(const magdyn_body *b);

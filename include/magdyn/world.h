@@ -68,7 +68,12 @@ typedef struct {
                                  Beyond it advance stops with MAGDYN_EBUDGET */
     bool (*cancel)(void *user);  /* may be NULL; asked before every step of an advance, with
                                     user: true stops it with MAGDYN_ECANCELED */
-    magdyn_reserved reserved[16];  /* zero (magdyn(7), ABI POLICY) */
+    double contact_start_weight; /* 0 .. 0.5: over a contact step the touching magnets move with
+                                    this share of their start velocities and the rest of their
+                                    end ones, and feel the forces where the start velocities take
+                                    them over this share of the step (the theta-method, theta =
+                                    1 - it): 0, first order; 0.5, the midpoint, second order */
+    magdyn_reserved reserved[15];  /* zero (magdyn(7), ABI POLICY) */
 } magdyn_world_params;
 
 /*
@@ -78,7 +83,7 @@ typedef struct {
  * contact_margin 1e-6 m, bounce_speed 1e-3 m/s, contact_step 1e-3 s, no callback,
  * sleep_speed 1e-4 m/s, sleep_time 0.05 s, sleep_balance 1e-3,
  * solver_iterations 3000, solver_tolerance 1e-8, no step limit, no cancel
- * callback, reserved slots zero.
+ * callback, contact_start_weight 0, reserved slots zero.
  */
 MAGDYN_API magdyn_world_params magdyn_world_params_default(void);
 
