@@ -8,9 +8,11 @@
  *  - every advance returns MAGDYN_OK and ends at its t_end, or stops
  *    before it at the step budget (MAGDYN_EBUDGET, 2e4 steps; 40 with the
  *    extended model, whose forces near contact cost ~1 ms each);
- *  - no two magnets overlap by more than 1 um (the world tests' bound;
- *    contact_tol is 1e-9 m, the resting-contact step pushes out what sinks
- *    deeper);
+ *  - no two magnets overlap by more than 1 um plus 20 contact_tol (the
+ *    world tests' bound at the default contact_tol, 1e-9 m; the resting-
+ *    contact step pushes out what sinks deeper, and how deep magnets
+ *    snapping together sink goes with contact_tol: 0.1, 0.3 and 1.0 um at
+ *    1e-9, 1e-8 and 1e-7 m in one seven-magnet input);
  *  - the energy never rises above its start by more than 1e-3 of the
  *    energy scale (the larger of |E0| and the largest kinetic energy seen),
  *    plus, with the extended model, what its two evaluations may err by
@@ -159,7 +161,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (s != MAGDYN_OK && s != MAGDYN_EBUDGET) fprintf(stderr, "advance to %g: %s\n", t, magdyn_strerror(s));
         FZ_ASSERT(s == MAGDYN_OK || s == MAGDYN_EBUDGET);
         FZ_ASSERT(s == MAGDYN_OK ? magdyn_world_time(w) == t : magdyn_world_time(w) < t);
-        FZ_ASSERT(!any_overlap_beyond(w, 1e-6));
+        FZ_ASSERT(!any_overlap_beyond(w, 1e-6 + 20.0 * p.contact_tol));
         escale = fmax(escale, magdyn_world_kinetic_energy(w));
         double e = magdyn_world_energy(w);
         double allow = 1e-3 * escale + (cuboid ? p.model_tol * (eval0 + pair_energy_sum(w, p.model_tol)) : 0.0);

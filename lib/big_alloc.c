@@ -1,6 +1,8 @@
 /* big_alloc.c - see big_alloc.h. */
 #define _POSIX_C_SOURCE 200809L
+#ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE   /* MADV_HUGEPAGE */
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
