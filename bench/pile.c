@@ -55,7 +55,7 @@ static void run(const char *name, int n, int kind, unsigned long long seed, doub
     if (start_weight >= 0.0) p.contact_start_weight = start_weight;
     w = magdyn_world_new(&p);
     if (!w) {
-        fprintf(stderr, "pile: the world refuses these parameters (contact_start_weight is 0 .. 0.5)\n");
+        fprintf(stderr, "pile: the world refuses these parameters (contact_start_weight is 0 .. 0.45)\n");
         exit(2);
     }
     magdyn_world_stats st;

@@ -53,7 +53,7 @@ int magdyn_wi_params_ok(const magdyn_world_params *p)
     if (!(p->sleep_balance >= 0) || !isfinite(p->sleep_balance)) return 0;
     if (p->solver_iterations < 1 || !(p->solver_tolerance >= 0) || !isfinite(p->solver_tolerance))
         return 0;
-    if (!(p->contact_start_weight >= 0.0 && p->contact_start_weight <= 0.5)) return 0;
+    if (!(p->contact_start_weight >= 0.0 && p->contact_start_weight <= 0.45)) return 0;
     if (p->max_steps < 0 || !MAGDYN_RESERVED_OK(p)) return 0;
     return 1;
 }

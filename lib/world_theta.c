@@ -6,8 +6,10 @@
  * their end ones, and their force kick is taken where w h of the start
  * velocities carries them.  The kick changes the kinetic energy by
  * F.(v0 + v1) h / 2 while the potential changes by F.(w v0 + theta v1) h,
- * so the energy no process takes is of order (theta - 1/2) h per unit time:
- * nought to second order at the midpoint, h / 2 at theta = 1.
+ * so the energy no process takes is of order (theta - 1/2) h per unit time,
+ * h / 2 at theta = 1.  The midpoint, theta = 1/2, would cancel it to second
+ * order but damps nothing (a contact's end velocities swing about rest by
+ * w / (1 - w) a step): the world's parameters stop at w = 0.45.
  */
 #include <string.h>
 #include <math.h>
