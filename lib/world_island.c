@@ -356,10 +356,11 @@ static double travel(const magdyn_world *w, double h, double limit)
 
 /*
  * The least normal separating speed [m/s] of a point at depth d [m] (> 0
- * penetration) over a step of h, at the end of a first-order step: a gap
- * may close within the step but no further.  A point sunk deeper than contact_tol (the solver stops short of
- * exact, and the manifold of the step's start does not follow a turning box)
- * is pushed out by PUSH_SHARE of the excess per step, a step taken as
+ * penetration) at the end of a first-order step of h: a gap may close
+ * within the step but no further.  A point sunk deeper than contact_tol
+ * (the solver stops short of exact, and the manifold of the step's start
+ * does not follow a turning box) is pushed out by PUSH_SHARE of the excess
+ * per step, a step taken as
  * at least PUSH_STEP_FLOOR contact_step: the push is an impulse, so it
  * keeps the momentum and angular momentum (a positional push would turn a
  * spinning cluster), the stats count its work, and a gentle share keeps it
