@@ -181,12 +181,12 @@ magdyn_status magdyn_wi_island_step(magdyn_world *w, double *h, double hprev);
  * step; the touching magnets' forces for a step of h (*F, *T: w->F, w->T
  * or w->Fl, w->Tl); the end speed target for a first-order target t and a
  * start separating speed s0; the blend of start and end speeds; the drift
- * of the touching magnets over h. */
+ * of the touching magnets of bodies over h. */
 double magdyn_wi_theta_lag(const magdyn_world *w);
 magdyn_status magdyn_wi_theta_forces(magdyn_world *w, double h, const magdyn_vec3 **F, const magdyn_vec3 **T);
 double magdyn_wi_theta_target(const magdyn_world *w, double t, int resting_or_gap, double s0);
 double magdyn_wi_theta_blend(const magdyn_world *w, double s0, double s1);
-void magdyn_wi_theta_drift(magdyn_world *w, double h);
+void magdyn_wi_theta_drift(const magdyn_world *w, magdyn_body *bodies, double h);
 void magdyn_wi_island_commit(magdyn_world *w);
 double magdyn_wi_island_bound(const magdyn_world *w);
 

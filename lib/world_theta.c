@@ -93,19 +93,20 @@ double magdyn_wi_theta_blend(const magdyn_world *w, double s0, double s1)
     return lag > 0.0 ? lag * s0 + (1.0 - lag) * s1 : s1;
 }
 
-/* The touching magnets moved over the step of h: first-order with their
- * end velocities, or the blend of start and end (contact_start_weight). */
-void magdyn_wi_theta_drift(magdyn_world *w, double h)
+/* The touching magnets of bodies (w->b or a copy of it) moved over the step
+ * of h: first-order with their end velocities, or the blend of start and
+ * end (contact_start_weight). */
+void magdyn_wi_theta_drift(const magdyn_world *w, magdyn_body *bodies, double h)
 {
     double lag = w->lag;
     int i;
     for (i = 0; i < w->n; i++) {
         if (w->role[i] != ROLE_CONTACT) continue;
         if (lag > 0.0) {
-            magdyn_body_drift_with(&w->b[i], w->bt[i].velocity, w->bt[i].omega, lag * h);
-            magdyn_body_drift(&w->b[i], (1.0 - lag) * h);
+            magdyn_body_drift_with(&bodies[i], w->bt[i].velocity, w->bt[i].omega, lag * h);
+            magdyn_body_drift(&bodies[i], (1.0 - lag) * h);
         } else {
-            magdyn_body_drift(&w->b[i], h);
+            magdyn_body_drift(&bodies[i], h);
         }
     }
 }
