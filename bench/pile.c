@@ -145,7 +145,12 @@ int main(int argc, char **argv)
                           && strcmp(argv[1], "--start-weight") != 0))
             break;
         v = atof(argv[2]);
-        if (strcmp(argv[1], "--start-weight") == 0 && v == 0.0) v = 1e-300;   /* 0: first order */
+        if (strcmp(argv[1], "--start-weight") == 0) {
+            start_weight = v;   /* 0 .. 0.45; the world refuses the rest */
+            argv += 2;
+            argc -= 2;
+            continue;
+        }
         if (!(v > 0.0)) {
             fprintf(stderr, "pile: %s needs a positive number\n", argv[1]);
             return 2;
@@ -153,7 +158,6 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], "--chunk") == 0) chunk = v;
         else if (strcmp(argv[1], "--cpu") == 0) cpu_max = v;
         else if (strcmp(argv[1], "--contact-tol") == 0) contact_tol = v;
-        else if (strcmp(argv[1], "--start-weight") == 0) start_weight = v > 1e-300 ? v : 0.0;
         else t_max = v;
         argv += 2;
         argc -= 2;

@@ -45,6 +45,7 @@ magdyn_status gas_grid_build(magdyn_gas *g, double max_reach, int n_expected)
     double cmin = gas_cell_min(max_reach), edge;
     long maxc = (long)CELLS_PER_PARTICLE * (n_expected > 16 ? n_expected : 16);
     int ncx, ncy, k, pad, *head;
+    void *mem = g->head_mem;
     /* sqrt(area / maxc), without the area underflowing for a box of
      * 1e-307 m (then every cell was the smallest: 6.5e10 of them); so
      * at most ~maxc cells, or up to 1e6 (x 3) along a very long box */
@@ -52,9 +53,9 @@ magdyn_status gas_grid_build(magdyn_gas *g, double max_reach, int n_expected)
     ncx = cells_along(g->par.width, cmin, edge, g->par.periodic);
     ncy = cells_along(g->par.height, cmin, edge, g->par.periodic);
     pad = HEAD_PAD(ncx);
-    head = g->head_mem;
-    if (!gas_grow_aligned((void **)&head, 0, (size_t)ncx * (size_t)ncy + 2 * (size_t)pad, sizeof *head))
+    if (!gas_grow_aligned(&mem, 0, (size_t)ncx * (size_t)ncy + 2 * (size_t)pad, sizeof *head))
         return MAGDYN_ENOMEM;
+    head = mem;
     for (k = 0; k < ncx * ncy + 2 * pad; k++) head[k] = -1;
     g->head_mem = head;
     g->head = head += pad;
