@@ -211,6 +211,35 @@ static void normal_update(magdyn_body *bs, row *r)
     }
 }
 
+/* The row's point solved as one block (impulse_point.c): its normal and
+ * tangential impulses lt[] (the row's own, or its one-point patch's) move
+ * together to the exact one-point solution given every other impulse.
+ * Returns 0, changing nothing, when no sliding solution is found. */
+static int point_block(magdyn_body *bs, const bscratch *sc, row *r, double *lt, double mu)
+{
+    magdyn_vec3 vr = rel_velocity(bs, r);
+    double u[3], acc[3], p[3], d[3];
+    int i;
+    u[0] = magdyn_vec3_dot(r->n, vr);
+    u[1] = magdyn_vec3_dot(r->t1, vr);
+    u[2] = magdyn_vec3_dot(r->t2, vr);
+    acc[0] = r->ln;
+    acc[1] = lt[0];
+    acc[2] = lt[1];
+    for (i = 0; i < 3; i++) u[i] -= r->k3[i][0] * acc[0] + r->k3[i][1] * acc[1] + r->k3[i][2] * acc[2];
+    if (impulse_point_exact(r->k3, r->ik3, r->k3_invertible, u, r->target, mu, p) == IMPULSE_POINT_NONE)
+        return 0;
+    for (i = 0; i < 3; i++) d[i] = p[i] - acc[i];
+    if (d[0] != 0.0 || d[1] != 0.0 || d[2] != 0.0)
+        apply(bs, sc, r, magdyn_vec3_add(magdyn_vec3_scale(r->n, d[0]),
+                                         magdyn_vec3_add(magdyn_vec3_scale(r->t1, d[1]),
+                                                         magdyn_vec3_scale(r->t2, d[2]))));
+    r->ln = p[0];
+    lt[0] = p[1];
+    lt[1] = p[2];
+    return 1;
+}
+
 magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, int nc,
                                   const magdyn_impulse_params *p, int model,
                                   magdyn_impulse_stats *stats)
@@ -284,6 +313,14 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
             } else {
                 r->ikt[0][0] = r->ikt[1][1] = r->ikt[0][1] = r->ikt[1][0] = 0.0;
             }
+            {
+                magdyn_vec3 basis[3] = {r->n, r->t1, r->t2}, kb[3] = {kn, kt1, kt2};
+                int u, v;
+                for (u = 0; u < 3; u++)
+                    for (v = 0; v < 3; v++)
+                        r->k3[u][v] = 0.5 * (magdyn_vec3_dot(basis[u], kb[v]) + magdyn_vec3_dot(basis[v], kb[u]));
+                r->k3_invertible = impulse_invert_sym(r->k3, 3, r->ik3);
+            }
             r->target = c[i].target[k];
             r->vn0 = magdyn_vec3_dot(r->n, rel_velocity(bs, r));
             r->ln = 0.0; r->lt[0] = r->lt[1] = 0.0;
@@ -315,6 +352,11 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
         }
         for (q = 0, i = 0; q < nc; q++) {
             int end = i + c[q].manifold.count;
+            if (c[q].manifold.count == 1 && p->friction > 0.0
+                && point_block(bs, sc, &rows[i], patched ? patch[q].l : rows[i].lt, p->friction)) {
+                i = end;
+                continue;
+            }
             for (; i < end; i++) {
                 normal_update(bs, &rows[i]);
                 if (!patched && p->friction > 0.0) point_friction(bs, sc, &rows[i], p->friction);

@@ -41,6 +41,9 @@ typedef struct {
     double ln;             /* accumulated normal impulse */
     int bounce;            /* gets restitution */
     double lt[2];          /* accumulated tangential impulse */
+    double k3[3][3];       /* K in the basis (n, t1, t2), and its inverse */
+    double ik3[3][3];
+    int k3_invertible;
 } impulse_row;
 
 /* Per-body scratch: inverse mass and inertia (inertial frame). */
@@ -100,8 +103,23 @@ void impulse_patch_relax(impulse_patch *pt, magdyn_body *bs, const impulse_row *
  * impulses: the size of its limit surface. */
 double impulse_patch_limit(const impulse_patch *pt, const impulse_row *rows, double mu);
 
+/* Invert the symmetric m x m (m = 2, 3) matrix k; 0 when it is singular
+ * (determinant at most 1e-12 of its diagonal's product). */
+int impulse_invert_sym(double k[3][3], int m, double ik[3][3]);
+
 /* Add the patch's wrench to the point impulses out[] of its manifold. */
 void impulse_patch_write(const impulse_patch *pt, const magdyn_contact *ci, magdyn_vec3 *out);
+
+/* impulse_point.c: the impulse p (in the basis n, t1, t2) of one point
+ * alone, whose relative velocity without any impulse is u, K its 3x3
+ * effective-mass matrix in that basis (ik its inverse when k_invertible):
+ * p_n >= 0, |p_t| <= mu p_n, the normal speed after at least target and
+ * equal to it where p_n > 0, and the slip after zero inside the cone and
+ * opposite to p_t on its boundary.  Returns how the point ends; with
+ * IMPULSE_POINT_NONE (no sliding solution found) p is meaningless. */
+enum { IMPULSE_POINT_NONE = -1, IMPULSE_POINT_SEPARATES, IMPULSE_POINT_STICKS, IMPULSE_POINT_SLIDES };
+int impulse_point_exact(double k[3][3], double ik[3][3], int k_invertible, const double u[3],
+                        double target, double mu, double p[3]);
 
 /* impulse_subspace.c: one subspace-minimisation step over the active
  * set of rows[0..nr-1] and patch[0..np-1] (patches with count 0 are

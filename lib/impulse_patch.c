@@ -97,8 +97,7 @@ static void effective_mass(const impulse_patch *pt, const impulse_body *sc, int 
         }
 }
 
-/* Invert the symmetric m x m (m = 2, 3) matrix k; 0 when it is singular. */
-static int invert(double k[3][3], int m, double ik[3][3])
+int impulse_invert_sym(double k[3][3], int m, double ik[3][3])
 {
     double det;
     int i, j;
@@ -157,10 +156,10 @@ void impulse_patch_init(impulse_patch *pt, const magdyn_body *bs, const impulse_
         pt->wb[i] = magdyn_mat3_mulv(sc[pt->b].ii, pt->angb[i]);
     }
     effective_mass(pt, sc, pt->twist ? 3 : 2, k);
-    if (!invert(k, pt->twist ? 3 : 2, pt->ik) && pt->twist) {
+    if (!impulse_invert_sym(k, pt->twist ? 3 : 2, pt->ik) && pt->twist) {
         pt->twist = 0;
         pt->inv_reach2 = 0.0;
-        invert(k, 2, pt->ik);
+        impulse_invert_sym(k, 2, pt->ik);
     }
 }
 
