@@ -1,6 +1,7 @@
 /*
  * impulse.c - contact impulses (layer 3): projected Gauss-Seidel on the
- * velocity-level complementarity problem with Coulomb friction, then a
+ * velocity-level complementarity problem with Coulomb friction, its sweeps
+ * accelerated by nonsmooth conjugate gradients (impulse_nncg.c), then a
  * Poisson restitution phase guarded by an energy check.  See impulse.h;
  * patch friction (impulse_impl.h) is in impulse_patch.c.
  */
@@ -22,6 +23,15 @@ magdyn_impulse_params magdyn_impulse_params_default(void)
     p.warm_start = false;
     return p;
 }
+
+/* Rows from which the sweeps are accelerated (impulse_nncg.c): a single
+ * point is solved exactly in one sweep (impulse_point.c). */
+#define NNCG_MIN_ROWS 2
+/* Sweeps after which a solve that has not converged goes on without the
+ * acceleration: where the active set keeps changing (mu near 1 and above
+ * on points that do not share a plane) the extrapolated directions wander,
+ * and plain sweeps settle more of those solves. */
+#define NNCG_MAX_SWEEPS 1000
 
 /* Sweeps before the first subspace step (patch friction): enough for the
  * sweeps to settle which constraints are active. */
@@ -48,6 +58,15 @@ static void apply(magdyn_body *bs, const bscratch *sc, const row *r, magdyn_vec3
         b->velocity = magdyn_vec3_madd(b->velocity, -sc[r->b].im, p);
         b->omega = magdyn_vec3_sub(b->omega, magdyn_mat3_mulv(sc[r->b].ii, magdyn_vec3_cross(r->rb, p)));
     }
+}
+
+void impulse_row_push(magdyn_body *bs, const impulse_body *sc, impulse_row *r, double dn, double dt1, double dt2)
+{
+    apply(bs, sc, r, magdyn_vec3_add(magdyn_vec3_scale(r->n, dn),
+                                     magdyn_vec3_add(magdyn_vec3_scale(r->t1, dt1), magdyn_vec3_scale(r->t2, dt2))));
+    r->ln += dn;
+    r->lt[0] += dt1;
+    r->lt[1] += dt2;
 }
 
 /* K u: relative velocity change at the point per unit impulse u on a. */
@@ -254,14 +273,19 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
     int subspace_wait = SUBSPACE_EVERY, next_subspace = SUBSPACE_EVERY;
     double e0, e1, vscale = 0.0, thresh;
     magdyn_impulse_stats st;
+    impulse_nncg cg = {NULL, NULL, 0.0, 0};
+    int accelerated;
     if (s != MAGDYN_OK) return s;
     for (i = 0; i < nc; i++) nr += c[i].manifold.count;
+    accelerated = nr >= NNCG_MIN_ROWS;
+    if (accelerated && impulse_nncg_init(&cg, nr, patched ? nc : 0) != MAGDYN_OK) return MAGDYN_ENOMEM;
     sc = calloc(nb > 0 ? (size_t)nb : 1, sizeof *sc);
     rows = malloc((nr > 0 ? (size_t)nr : 1) * sizeof *rows);
     ub = malloc((nc > 0 ? 2 * (size_t)nc : 1) * sizeof *ub);
     if (patched) patch = malloc((nc > 0 ? (size_t)nc : 1) * sizeof *patch);
     if (!sc || !rows || !ub || (patched && !patch)) {
         free(sc); free(rows); free(ub); free(patch);
+        impulse_nncg_free(&cg);
         return MAGDYN_ENOMEM;
     }
 
@@ -350,6 +374,7 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
             sc[ub[i]].vs = bs[ub[i]].velocity;
             sc[ub[i]].ws = bs[ub[i]].omega;
         }
+        if (accelerated) impulse_nncg_mark(&cg, rows, nr, patch, patched ? nc : 0);
         for (q = 0, i = 0; q < nc; q++) {
             int end = i + c[q].manifold.count;
             if (c[q].manifold.count == 1 && p->friction > 0.0
@@ -383,6 +408,11 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
             (void)impulse_subspace_step(bs, nb, sc, rows, nr, patch, nc, p->friction, thresh);
             subspace_wait *= 2;
             next_subspace += subspace_wait;
+            if (accelerated) impulse_nncg_restart(&cg);
+        } else if (accelerated && it + 1 < p->max_iterations && it < NNCG_MAX_SWEEPS) {
+            /* (never after the last sweep: only a sweep projects the
+               extrapolated impulses back onto the feasible set) */
+            impulse_nncg_step(&cg, bs, sc, rows, nr, patch, patched ? nc : 0);
         }
     }
     if (nr == 0) converged = 1;
@@ -395,6 +425,7 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
             for (i = 0; i < nb; i++)
                 if (sc[i].used) { bs[i].velocity = sc[i].v0; bs[i].omega = sc[i].w0; }
             free(sc); free(rows); free(ub); free(patch);
+            impulse_nncg_free(&cg);
             return MAGDYN_ENOMEM;
         }
         for (i = 0; i < nb; i++)
@@ -489,6 +520,7 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
     free(rows);
     free(ub);
     free(patch);
+    impulse_nncg_free(&cg);
     return MAGDYN_OK;
 }
 

@@ -121,6 +121,28 @@ enum { IMPULSE_POINT_NONE = -1, IMPULSE_POINT_SEPARATES, IMPULSE_POINT_STICKS, I
 int impulse_point_exact(double k[3][3], double ik[3][3], int k_invertible, const double u[3],
                         double target, double mu, double p[3]);
 
+/* impulse_nncg.c: the conjugate-gradient acceleration of the sweeps.
+ * mark stores the impulses before a sweep; step, after it, adds beta times
+ * the last direction to the impulses (and the bodies' velocities) and
+ * keeps the new direction; restart forgets the direction. */
+typedef struct {
+    double *prev, *dir;    /* impulses before the sweep (then r_k), direction */
+    double rr_prev;        /* |r_{k-1}|^2; 0 after a restart */
+    int dim;
+} impulse_nncg;
+magdyn_status impulse_nncg_init(impulse_nncg *cg, int nr, int np);
+void impulse_nncg_free(impulse_nncg *cg);
+void impulse_nncg_mark(impulse_nncg *cg, const impulse_row *rows, int nr, const impulse_patch *patch, int np);
+void impulse_nncg_step(impulse_nncg *cg, magdyn_body *bs, const impulse_body *sc, impulse_row *rows, int nr,
+                       impulse_patch *patch, int np);
+void impulse_nncg_restart(impulse_nncg *cg);
+
+/* Move row r's impulses by (dn, dt1, dt2) along (n, t1, t2), and the
+ * bodies' velocities with them (impulse.c). */
+void impulse_row_push(magdyn_body *bs, const impulse_body *sc, impulse_row *r, double dn, double dt1, double dt2);
+/* Move the patch's wrench by d, and the bodies' velocities with it. */
+void impulse_patch_push(impulse_patch *pt, magdyn_body *bs, const double d[3]);
+
 /* impulse_subspace.c: one subspace-minimisation step over the active
  * set of rows[0..nr-1] and patch[0..np-1] (patches with count 0 are
  * skipped) of the bodies bs[0..nb-1].  It is taken back when the active

@@ -179,6 +179,13 @@ static void apply_wrench(const impulse_patch *pt, magdyn_body *bs, const double 
     }
 }
 
+void impulse_patch_push(impulse_patch *pt, magdyn_body *bs, const double d[3])
+{
+    int j;
+    apply_wrench(pt, bs, d);
+    for (j = 0; j < 3; j++) pt->l[j] += d[j];
+}
+
 double impulse_patch_limit(const impulse_patch *pt, const impulse_row *rows, double mu)
 {
     double load = 0.0;
