@@ -121,7 +121,7 @@ typedef struct { gas_hent e; int next; int partner; int cell; int spare; } gas_c
  */
 typedef void (*gas_trace_fn)(void *user, double t, int kind, int a, int b);
 void gas_set_trace(struct magdyn_gas *g, gas_trace_fn fn, void *user);
-/* For the same tests: renumber the particles every `every` events (> 0),
+/* For the same tests and bench/gas_hot: renumber the particles every `every` events (> 0),
  * by the default rule (0) or never (< 0). */
 void gas_set_reorder(struct magdyn_gas *g, long long every);
 
