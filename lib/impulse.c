@@ -37,6 +37,12 @@ magdyn_impulse_params magdyn_impulse_params_default(void)
  * sweeps to settle which constraints are active. */
 #define SUBSPACE_EVERY 8
 
+/* The restitution kept when its full value would raise the kinetic energy
+ * by rounding alone: the root of the energy balance, then shades of it,
+ * then none (the last entry, 0). */
+#define RESTITUTION_SHADES 5
+static const double restitution_shade[RESTITUTION_SHADES] = {1.0, 1.0 - 1e-12, 1.0 - 1e-9, 1.0 - 1e-6, 0.0};
+
 typedef impulse_row row;
 typedef impulse_body bscratch;
 
@@ -62,8 +68,23 @@ static void apply(magdyn_body *bs, const bscratch *sc, const row *r, magdyn_vec3
 
 void impulse_row_push(magdyn_body *bs, const impulse_body *sc, impulse_row *r, double dn, double dt1, double dt2)
 {
-    apply(bs, sc, r, magdyn_vec3_add(magdyn_vec3_scale(r->n, dn),
-                                     magdyn_vec3_add(magdyn_vec3_scale(r->t1, dt1), magdyn_vec3_scale(r->t2, dt2))));
+    /* the normal part through the row's precomputed angular parts, as in
+       normal_update; the tangential part (point friction only) in full */
+    if (dt1 != 0.0 || dt2 != 0.0)
+        apply(bs, sc, r, magdyn_vec3_add(magdyn_vec3_scale(r->n, dn),
+                                         magdyn_vec3_add(magdyn_vec3_scale(r->t1, dt1), magdyn_vec3_scale(r->t2, dt2))));
+    else if (dn != 0.0) {
+        magdyn_body *a = &bs[r->a], *b = &bs[r->b];
+        magdyn_vec3 p = magdyn_vec3_scale(r->n, dn);
+        if (r->ima > 0.0) {
+            a->velocity = magdyn_vec3_madd(a->velocity, r->ima, p);
+            a->omega = magdyn_vec3_madd(a->omega, dn, r->wna);
+        }
+        if (r->imb > 0.0) {
+            b->velocity = magdyn_vec3_madd(b->velocity, -r->imb, p);
+            b->omega = magdyn_vec3_madd(b->omega, -dn, r->wnb);
+        }
+    }
     r->ln += dn;
     r->lt[0] += dt1;
     r->lt[1] += dt2;
@@ -420,7 +441,7 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
     /* phase 2: Poisson restitution on the points that were hit fast enough */
     if (p->restitution > 0.0) {
         int any = 0;
-        magdyn_vec3 *sv = malloc((size_t)(nb > 0 ? nb : 1) * 2 * sizeof *sv);
+        magdyn_vec3 *sv = malloc((size_t)(nb > 0 ? nb : 1) * 4 * sizeof *sv);
         if (!sv) {
             for (i = 0; i < nb; i++)
                 if (sc[i].used) { bs[i].velocity = sc[i].v0; bs[i].omega = sc[i].w0; }
@@ -474,21 +495,23 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
             sc2 = (a > 0.0 && disc >= 0.0) ? (-b + sqrt(disc)) / a : 0.0;
             if (!(sc2 > 0.0)) sc2 = 0.0;
             if (sc2 > p->restitution) sc2 = p->restitution;
+            /* the full restitution's velocities, then the largest of sc2
+               and a few shades below it whose rounded energy stays at most
+               e0 (e = 0 only when none does) */
             for (i = 0; i < nu; i++) {
-                magdyn_body *bd = &bs[ub[i]];
-                magdyn_vec3 dv = magdyn_vec3_sub(bd->velocity, sv[2 * ub[i]]);
-                magdyn_vec3 dw = magdyn_vec3_sub(bd->omega, sv[2 * ub[i] + 1]);
-                bd->velocity = magdyn_vec3_madd(sv[2 * ub[i]], sc2 / p->restitution, dv);
-                bd->omega = magdyn_vec3_madd(sv[2 * ub[i] + 1], sc2 / p->restitution, dw);
+                sv[2 * nb + 2 * ub[i]] = bs[ub[i]].velocity;
+                sv[2 * nb + 2 * ub[i] + 1] = bs[ub[i]].omega;
             }
-            /* rounding may still leave the last digit above: then e = 0 */
-            if (kinetic(bs, sc, nb) > e0) {
+            for (k = 0; k < RESTITUTION_SHADES; k++) {
+                double f = k + 1 < RESTITUTION_SHADES ? sc2 * restitution_shade[k] / p->restitution : 0.0;
                 for (i = 0; i < nu; i++) {
-                    bs[ub[i]].velocity = sv[2 * ub[i]];
-                    bs[ub[i]].omega = sv[2 * ub[i] + 1];
+                    const magdyn_vec3 *v0 = &sv[2 * ub[i]], *v1 = &sv[2 * nb + 2 * ub[i]];
+                    bs[ub[i]].velocity = magdyn_vec3_madd(v0[0], f, magdyn_vec3_sub(v1[0], v0[0]));
+                    bs[ub[i]].omega = magdyn_vec3_madd(v0[1], f, magdyn_vec3_sub(v1[1], v0[1]));
                 }
-                sc2 = 0.0;
+                if (kinetic(bs, sc, nb) <= e0) break;
             }
+            sc2 = k + 1 < RESTITUTION_SHADES ? sc2 * restitution_shade[k] : 0.0;
             for (i = 0; i < nr; i++)
                 if (rows[i].bounce && rows[i].ln > 0.0)
                     rows[i].ln *= (1.0 + sc2) / (1.0 + p->restitution);

@@ -19,8 +19,10 @@
  * K (n + mu e), and the tangential velocity times a is a trigonometric
  * polynomial of degree two in phi; its cross product with e, g(phi), has at
  * most four roots.  Newton's method from the sticking impulse's direction
- * finds the root at once in nearly every case; when it does not, the
- * roots are bracketed on a grid and bisected.
+ * finds the root at once in nearly every case; it turns the unit vector e
+ * itself (e + d e_perp, normalised: phi + atan d, which keeps Newton's
+ * quadratic convergence without a sine or cosine).  When it does not
+ * converge, the roots are bracketed on a grid of angles and bisected.
  */
 #include <math.h>
 #include "detmath.h"
@@ -39,12 +41,12 @@ typedef struct {
     double mu;
 } slide_problem;
 
-/* a(phi), g(phi), h(phi) and dg/dphi at phi: a the normal speed change per
- * unit lambda, g = e x (a u_t), h = e . (a u_t) (negative when sliding
- * opposes e). */
-static void slide_eval(const slide_problem *sp, double phi, double *a, double *g, double *h, double *dg)
+/* a, g, h and dg/dphi at the direction e = (c, s): a the normal speed
+ * change per unit lambda, g = e x (a u_t), h = e . (a u_t) (negative when
+ * sliding opposes e). */
+static void slide_eval(const slide_problem *sp, double c, double s, double *a, double *g, double *h, double *dg)
 {
-    double c = md_cos(phi), s = md_sin(phi), kd[3], dkd[3], w1, w2, dw1, dw2;
+    double kd[3], dkd[3], w1, w2, dw1, dw2;
     int i;
     for (i = 0; i < 3; i++) {
         kd[i] = sp->k[i][0] + sp->mu * (sp->k[i][1] * c + sp->k[i][2] * s);
@@ -67,50 +69,59 @@ static double slide_scale(const slide_problem *sp)
     return kmax * (1.0 + sp->mu) * (fabs(sp->u[1]) + fabs(sp->u[2]) + sp->delta);
 }
 
-/* phi is a sliding solution: the normal row pushes and the slip opposes e. */
-static int slide_valid(const slide_problem *sp, double phi, double *lambda)
+/* e is a sliding solution: the normal row pushes and the slip opposes e. */
+static int slide_valid(const slide_problem *sp, const double e[2], double *lambda)
 {
     double a, g, h, dg;
-    slide_eval(sp, phi, &a, &g, &h, &dg);
+    slide_eval(sp, e[0], e[1], &a, &g, &h, &dg);
     if (!(a > 0.0) || h > 1e-9 * slide_scale(sp)) return 0;
     *lambda = sp->delta / a;
     return 1;
 }
 
-static int slide_newton(const slide_problem *sp, double phi, double *root)
+/* Newton from the unit vector e (a root on success, in e). */
+static int slide_newton(const slide_problem *sp, double e[2])
 {
     double tol = 1e-14 * slide_scale(sp);
     int i;
     for (i = 0; i < NEWTON_STEPS; i++) {
-        double a, g, h, dg, step;
-        slide_eval(sp, phi, &a, &g, &h, &dg);
-        if (fabs(g) <= tol) {
-            *root = phi;
-            return 1;
-        }
+        double a, g, h, dg, d, c, s, norm;
+        slide_eval(sp, e[0], e[1], &a, &g, &h, &dg);
+        if (fabs(g) <= tol) return 1;
         if (!(fabs(dg) > 0.0)) return 0;
-        step = g / dg;
-        if (fabs(step) > 0.5) step = step > 0.0 ? 0.5 : -0.5;
-        phi -= step;
+        d = -g / dg;
+        if (fabs(d) > 0.5) d = d > 0.0 ? 0.5 : -0.5;
+        c = e[0] - d * e[1];
+        s = e[1] + d * e[0];
+        norm = sqrt(c * c + s * s);
+        e[0] = c / norm;
+        e[1] = s / norm;
     }
     return 0;
 }
 
-/* Every sign change of g on the grid, bisected; the valid root of least
- * lambda (least normal impulse) wins.  Returns 0 when there is none. */
-static int slide_bracket(const slide_problem *sp, double *best)
+/* g at the angle phi. */
+static double slide_g(const slide_problem *sp, double phi)
 {
-    double step = TWO_PI / SLIDE_GRID, lo = 0.0, a, g0, h, dg, best_lambda = INFINITY;
+    double a, g, h, dg;
+    slide_eval(sp, md_cos(phi), md_sin(phi), &a, &g, &h, &dg);
+    return g;
+}
+
+/* Every sign change of g on the grid, bisected; the valid root of least
+ * lambda (least normal impulse) wins, into e.  Returns 0 when there is
+ * none. */
+static int slide_bracket(const slide_problem *sp, double e[2])
+{
+    double step = TWO_PI / SLIDE_GRID, lo = 0.0, g0, best_lambda = INFINITY;
     int i, found = 0;
-    slide_eval(sp, lo, &a, &g0, &h, &dg);
+    g0 = slide_g(sp, lo);
     for (i = 1; i <= SLIDE_GRID; i++) {
-        double hi = i * step, g1, x0 = lo, x1 = hi, f0 = g0, lambda;
+        double hi = i * step, g1 = slide_g(sp, hi), x0 = lo, x1 = hi, f0 = g0, lambda, root[2];
         int j;
-        slide_eval(sp, hi, &a, &g1, &h, &dg);
         if ((f0 <= 0.0) != (g1 <= 0.0)) {
             for (j = 0; j < 60 && x1 - x0 > 1e-15; j++) {
-                double xm = 0.5 * (x0 + x1), fm;
-                slide_eval(sp, xm, &a, &fm, &h, &dg);
+                double xm = 0.5 * (x0 + x1), fm = slide_g(sp, xm);
                 if ((fm <= 0.0) == (f0 <= 0.0)) {
                     x0 = xm;
                     f0 = fm;
@@ -118,9 +129,12 @@ static int slide_bracket(const slide_problem *sp, double *best)
                     x1 = xm;
                 }
             }
-            if (slide_valid(sp, 0.5 * (x0 + x1), &lambda) && lambda < best_lambda) {
+            root[0] = md_cos(0.5 * (x0 + x1));
+            root[1] = md_sin(0.5 * (x0 + x1));
+            if (slide_valid(sp, root, &lambda) && lambda < best_lambda) {
                 best_lambda = lambda;
-                *best = 0.5 * (x0 + x1);
+                e[0] = root[0];
+                e[1] = root[1];
                 found = 1;
             }
         }
@@ -134,7 +148,7 @@ int impulse_point_exact(double k[3][3], double ik[3][3], int k_invertible, const
                         double target, double mu, double p[3])
 {
     slide_problem sp;
-    double delta = target - u[0], phi, root, lambda = 0.0;
+    double delta = target - u[0], e[2], norm, lambda = 0.0;
     int i, stick = 0;
     p[0] = p[1] = p[2] = 0.0;
     if (!(delta > 0.0)) return IMPULSE_POINT_SEPARATES;
@@ -149,13 +163,26 @@ int impulse_point_exact(double k[3][3], double ik[3][3], int k_invertible, const
     sp.delta = delta;
     sp.mu = mu;
     /* the sticking impulse points close to the sliding one */
-    phi = stick && (p[1] != 0.0 || p[2] != 0.0) ? md_atan2(p[2], p[1]) : md_atan2(-u[2], -u[1]);
-    if (!(slide_newton(&sp, phi, &root) && slide_valid(&sp, root, &lambda))
-        && !slide_bracket(&sp, &root))
+    if (stick && (p[1] != 0.0 || p[2] != 0.0)) {
+        e[0] = p[1];
+        e[1] = p[2];
+    } else {
+        e[0] = -u[1];
+        e[1] = -u[2];
+    }
+    norm = md_hypot(e[0], e[1]);
+    if (norm > 0.0) {
+        e[0] /= norm;
+        e[1] /= norm;
+    } else {
+        e[0] = 1.0;
+        e[1] = 0.0;
+    }
+    if (!(slide_newton(&sp, e) && slide_valid(&sp, e, &lambda)) && !slide_bracket(&sp, e))
         return IMPULSE_POINT_NONE;
-    (void)slide_valid(&sp, root, &lambda);
+    (void)slide_valid(&sp, e, &lambda);
     p[0] = lambda;
-    p[1] = lambda * mu * md_cos(root);
-    p[2] = lambda * mu * md_sin(root);
+    p[1] = lambda * mu * e[0];
+    p[2] = lambda * mu * e[1];
     return IMPULSE_POINT_SLIDES;
 }
