@@ -107,6 +107,9 @@ double impulse_patch_limit(const impulse_patch *pt, const impulse_row *rows, dou
  * (determinant at most 1e-12 of its diagonal's product). */
 int impulse_invert_sym(double k[3][3], int m, double ik[3][3]);
 
+/* Apply the patch's whole accumulated wrench to the bodies' velocities. */
+void impulse_patch_apply(const impulse_patch *pt, magdyn_body *bs);
+
 /* Add the patch's wrench to the point impulses out[] of its manifold. */
 void impulse_patch_write(const impulse_patch *pt, const magdyn_contact *ci, magdyn_vec3 *out);
 

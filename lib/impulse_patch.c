@@ -186,6 +186,11 @@ void impulse_patch_push(impulse_patch *pt, magdyn_body *bs, const double d[3])
     for (j = 0; j < 3; j++) pt->l[j] += d[j];
 }
 
+void impulse_patch_apply(const impulse_patch *pt, magdyn_body *bs)
+{
+    apply_wrench(pt, bs, pt->l);
+}
+
 double impulse_patch_limit(const impulse_patch *pt, const impulse_row *rows, double mu)
 {
     double load = 0.0;

@@ -20,8 +20,8 @@
 #define BLEND_SPEED 10.0
 
 /* The start velocities' share of this step's motion: contact_start_weight
- * while some touching magnet moves faster than BLEND_SPEED bounce_speed,
- * else 0.  A first-order step comes to rest and stays there with its
+ * while some touching magnet moves faster than BLEND_SPEED bounce_speed
+ * and the contacts have friction, else 0.  A first-order step comes to rest and stays there with its
  * impulses warm started; below theta = 1 the end velocities swing about
  * rest and the solves never settle (a pile of eight took 3000 sweeps a
  * step for seconds), and the energy the first order misses goes as the
@@ -30,7 +30,11 @@ double magdyn_wi_theta_lag(const magdyn_world *w)
 {
     double v = 0.0;
     int i;
-    if (!(w->p.contact_start_weight > 0.0)) return 0.0;
+    /* without friction nothing takes the energy of the chatter that the
+       blended targets drive at a resting contact (an end velocity of
+       -w / (1 - w) times the start's, the sink corrected by a push): a
+       frictionless pair at rest on a level plate gains energy without end */
+    if (!(w->p.contact_start_weight > 0.0) || !(w->p.friction > 0.0)) return 0.0;
     for (i = 0; i < w->n; i++)
         if (w->role[i] == ROLE_CONTACT) v = fmax(v, magdyn_body_point_speed(&w->b[i]));
     return v > BLEND_SPEED * w->p.bounce_speed ? w->p.contact_start_weight : 0.0;
