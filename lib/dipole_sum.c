@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 #include <magdyn/dipole.h>
+#include "dipole_sum.h"
 
 #define K_MU0_4PI (MAGDYN_MU0 / (4.0 * MAGDYN_PI))
 #define LANES 8      /* partial sums per target: a multiple of every SIMD width */
@@ -177,4 +178,35 @@ magdyn_status magdyn_dipoles_interact(int n, const magdyn_vec3 *pos,
     /* every pair was counted from both ends */
     if (energy) *energy = 0.5 * u;
     return MAGDYN_OK;
+}
+
+/* Adds to f[], t[] the force and torque on each of the nt targets due to
+ * all ns sources. */
+static void one_side(int nt, const magdyn_vec3 *pt, const magdyn_vec3 *mt, int ns, const magdyn_vec3 *ps,
+                     const magdyn_vec3 *ms, magdyn_vec3 *f, magdyn_vec3 *t)
+{
+    src_block blk;
+    double acc[TILE][6];
+    int i0, j0, k;
+    for (i0 = 0; i0 < nt; i0 += TILE) {
+        int ni = nt - i0 < TILE ? nt - i0 : TILE;
+        memset(acc, 0, sizeof acc);
+        for (j0 = 0; j0 < ns; j0 += BLOCK) {
+            int nb = load_block(&blk, ps, ms, j0, ns - j0 < BLOCK ? ns - j0 : BLOCK);
+            for (k = 0; k < ni; k++) pair_kernel(&blk, nb, pt[i0 + k], mt[i0 + k], acc[k]);
+        }
+        for (k = 0; k < ni; k++) {
+            magdyn_vec3 b = magdyn_v3(acc[k][3], acc[k][4], acc[k][5]);
+            f[i0 + k] = magdyn_vec3_add(f[i0 + k], magdyn_v3(acc[k][0], acc[k][1], acc[k][2]));
+            t[i0 + k] = magdyn_vec3_add(t[i0 + k], magdyn_vec3_cross(mt[i0 + k], b));
+        }
+    }
+}
+
+void md_dipoles_cross(int na, const magdyn_vec3 *pa, const magdyn_vec3 *ma, int nb, const magdyn_vec3 *pb,
+                      const magdyn_vec3 *mb, magdyn_vec3 *fa, magdyn_vec3 *ta, magdyn_vec3 *fb, magdyn_vec3 *tb)
+{
+    if (na <= 0 || nb <= 0) return;
+    one_side(na, pa, ma, nb, pb, mb, fa, ta);
+    one_side(nb, pb, mb, na, pa, ma, fb, tb);
 }

@@ -15,6 +15,7 @@
 #include <magdyn/dipole.h>
 #include <magdyn/dipole_tree.h>
 #include "cuboid_check.h"
+#include "dipole_sum.h"
 #include "cuboid_energy.h"
 #include <magdyn/sat.h>
 
@@ -129,9 +130,10 @@ static int is_zero(magdyn_vec3 v)
 
 /*
  * Point dipoles.  The pairs among the non-passive magnets go through the
- * vectorised all-pairs kernel; each non-passive magnet meets each passive
- * one directly; a box without moment takes no part.  scratch holds 6 n
- * vectors, idx n ints.
+ * vectorised all-pairs kernel; the non-passive magnets and the passive
+ * ones meet through the same kernel between the two sets
+ * (md_dipoles_cross); a box without moment takes no part.  scratch holds
+ * 10 n vectors, idx n ints.
  */
 static magdyn_status dipole_forces(int n, const magdyn_cuboid *c, const bool *passive,
                                    magdyn_vec3 *scratch, int *idx, magdyn_vec3 *force,
@@ -139,6 +141,7 @@ static magdyn_status dipole_forces(int n, const magdyn_cuboid *c, const bool *pa
 {
     magdyn_vec3 *pos = scratch, *m = scratch + n, *Fa = scratch + 2 * n, *Ta = scratch + 3 * n;
     magdyn_vec3 *F = scratch + 4 * n, *T = scratch + 5 * n;
+    magdyn_vec3 *pp = scratch + 6 * n, *mp = scratch + 7 * n, *Fp = scratch + 8 * n, *Tp = scratch + 9 * n;
     magdyn_status s;
     int i, k, q, na = 0, np = n;
     for (i = 0; i < n; i++) {
@@ -156,21 +159,23 @@ static magdyn_status dipole_forces(int n, const magdyn_cuboid *c, const bool *pa
             ? magdyn_dipoles_interact_tree(na, pos, m, TREE_TOL, NULL, Fa, Ta, NULL)
             : magdyn_dipoles_interact(na, pos, m, Fa, Ta, NULL);
     if (s != MAGDYN_OK) return s;
+    for (q = np; q < n; q++) {
+        int j = idx[q];
+        for (k = 0; k < na; k++)
+            if (same_point(c[j].center, pos[k])) return MAGDYN_EOVERLAP;
+        pp[q - np] = c[j].center;
+        mp[q - np] = magdyn_cuboid_moment(&c[j]);
+        Fp[q - np] = Tp[q - np] = magdyn_v3(0, 0, 0);
+    }
+    md_dipoles_cross(na, pos, m, n - np, pp, mp, Fa, Ta, Fp, Tp);
     memset(F, 0, 2 * (size_t)n * sizeof *F);
     for (k = 0; k < na; k++) {
         F[idx[k]] = Fa[k];
         T[idx[k]] = Ta[k];
     }
     for (q = np; q < n; q++) {
-        int j = idx[q];
-        magdyn_vec3 mj = magdyn_cuboid_moment(&c[j]);
-        for (k = 0; k < na; k++) {
-            magdyn_vec3 f, t;
-            if (same_point(c[j].center, pos[k])) return MAGDYN_EOVERLAP;
-            /* on the non-passive magnet, due to the passive one */
-            magdyn_dipole_force_torque(mj, c[j].center, m[k], pos[k], &f, &t);
-            add_pair(F, T, j, idx[k], c[j].center, pos[k], f, t);
-        }
+        F[idx[q]] = Fp[q - np];
+        T[idx[q]] = Tp[q - np];
     }
     memcpy(force, F, (size_t)n * sizeof *F);
     memcpy(torque, T, (size_t)n * sizeof *T);
@@ -190,8 +195,8 @@ magdyn_status magdyn_magnets_interact(int n, const magdyn_cuboid *c, magdyn_magn
         if (n == 1) force[0] = torque[0] = magdyn_v3(0, 0, 0);
         return MAGDYN_OK;
     }
-    if ((size_t)n > ((size_t)-1) / (6 * sizeof *scratch)) return MAGDYN_ENOMEM;
-    scratch = malloc(6 * (size_t)n * sizeof *scratch);
+    if ((size_t)n > ((size_t)-1) / (10 * sizeof *scratch)) return MAGDYN_ENOMEM;
+    scratch = malloc(10 * (size_t)n * sizeof *scratch);
     idx = malloc((size_t)n * sizeof *idx);
     if (!scratch || !idx) {
         free(scratch);

@@ -247,12 +247,12 @@ typedef enum {
  * are not needed).  Skipped pairs are not checked for overlap.
  *
  * MAGDYN_MODEL_DIPOLE: point dipoles at the centres: the pairs of
- * non-passive magnets through magdyn_dipoles_interact (from 20000
+ * non-passive magnets through magdyn_dipoles_interact (from 10000
  * non-passive magnets with moments on, through the fast multipole method
  * magdyn_dipoles_interact_tree at tol 1e-5, of magdyn/dipole_tree.h), each
- * non-passive magnet with each passive one through
- * magdyn_dipole_force_torque (the reaction by Newton's third law and the
- * balance of angular momentum); the direct ways agree to rounding.  Magnets of zero moment take no part.  rel_tol
+ * non-passive magnet with each passive one through the same direct
+ * kernel, each pair computed from both ends; the direct ways agree to
+ * rounding.  Magnets of zero moment take no part.  rel_tol
  * is not used.  Box overlap is not checked; coincident centres of two
  * magnets with moments are MAGDYN_EOVERLAP.
  *
