@@ -66,6 +66,23 @@ static void apply(magdyn_body *bs, const bscratch *sc, const row *r, magdyn_vec3
     }
 }
 
+/* Impulse d along the row's normal on a (and -d on b), through its
+ * precomputed angular parts: the inner loop of every solve.  One impulse
+ * vector for both bodies keeps momentum to the last digit. */
+static void push_normal(magdyn_body *bs, const row *r, double d)
+{
+    magdyn_body *a = &bs[r->a], *b = &bs[r->b];
+    magdyn_vec3 p = magdyn_vec3_scale(r->n, d);
+    if (r->ima > 0.0) {
+        a->velocity = magdyn_vec3_madd(a->velocity, r->ima, p);
+        a->omega = magdyn_vec3_madd(a->omega, d, r->wna);
+    }
+    if (r->imb > 0.0) {
+        b->velocity = magdyn_vec3_madd(b->velocity, -r->imb, p);
+        b->omega = magdyn_vec3_madd(b->omega, -d, r->wnb);
+    }
+}
+
 void impulse_row_push(magdyn_body *bs, const impulse_body *sc, impulse_row *r, double dn, double dt1, double dt2)
 {
     /* the normal part through the row's precomputed angular parts, as in
@@ -73,18 +90,8 @@ void impulse_row_push(magdyn_body *bs, const impulse_body *sc, impulse_row *r, d
     if (dt1 != 0.0 || dt2 != 0.0)
         apply(bs, sc, r, magdyn_vec3_add(magdyn_vec3_scale(r->n, dn),
                                          magdyn_vec3_add(magdyn_vec3_scale(r->t1, dt1), magdyn_vec3_scale(r->t2, dt2))));
-    else if (dn != 0.0) {
-        magdyn_body *a = &bs[r->a], *b = &bs[r->b];
-        magdyn_vec3 p = magdyn_vec3_scale(r->n, dn);
-        if (r->ima > 0.0) {
-            a->velocity = magdyn_vec3_madd(a->velocity, r->ima, p);
-            a->omega = magdyn_vec3_madd(a->omega, dn, r->wna);
-        }
-        if (r->imb > 0.0) {
-            b->velocity = magdyn_vec3_madd(b->velocity, -r->imb, p);
-            b->omega = magdyn_vec3_madd(b->omega, -dn, r->wnb);
-        }
-    }
+    else if (dn != 0.0)
+        push_normal(bs, r, dn);
     r->ln += dn;
     r->lt[0] += dt1;
     r->lt[1] += dt2;
@@ -230,25 +237,15 @@ static void point_friction(magdyn_body *bs, const bscratch *sc, row *r, double m
  * this, the inner loop of every solve, to a few dot products. */
 static void normal_update(magdyn_body *bs, row *r)
 {
-    magdyn_body *a = &bs[r->a], *b = &bs[r->b];
+    const magdyn_body *a = &bs[r->a], *b = &bs[r->b];
     double vn = magdyn_vec3_dot(r->n, magdyn_vec3_sub(a->velocity, b->velocity))
               + magdyn_vec3_dot(r->rna, a->omega) - magdyn_vec3_dot(r->rnb, b->omega);
     double ln = r->ln - r->kn * (vn - r->target), d;
-    magdyn_vec3 p;
     if (ln < 0.0) ln = 0.0;
     d = ln - r->ln;
     if (d == 0.0) return;
     r->ln = ln;
-    /* one impulse vector for both bodies keeps momentum to the last digit */
-    p = magdyn_vec3_scale(r->n, d);
-    if (r->ima > 0.0) {
-        a->velocity = magdyn_vec3_madd(a->velocity, r->ima, p);
-        a->omega = magdyn_vec3_madd(a->omega, d, r->wna);
-    }
-    if (r->imb > 0.0) {
-        b->velocity = magdyn_vec3_madd(b->velocity, -r->imb, p);
-        b->omega = magdyn_vec3_madd(b->omega, -d, r->wnb);
-    }
+    push_normal(bs, r, d);
 }
 
 /* The row's point solved as one block (impulse_point.c): its normal and
