@@ -2,8 +2,9 @@
  * impulse.c - contact impulses (layer 3): projected Gauss-Seidel on the
  * velocity-level complementarity problem with Coulomb friction, its sweeps
  * accelerated by nonsmooth conjugate gradients (impulse_nncg.c), then a
- * Poisson restitution phase guarded by an energy check.  See impulse.h;
- * patch friction (impulse_impl.h) is in impulse_patch.c.
+ * Poisson restitution phase guarded by an energy check
+ * (impulse_restitution.c).  See impulse.h; patch friction (impulse_impl.h)
+ * is in impulse_patch.c.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -37,12 +38,6 @@ magdyn_impulse_params magdyn_impulse_params_default(void)
  * sweeps to settle which constraints are active. */
 #define SUBSPACE_EVERY 8
 
-/* The restitution kept when its full value would raise the kinetic energy
- * by rounding alone: the root of the energy balance, then shades of it,
- * then none (the last entry, 0). */
-#define RESTITUTION_SHADES 5
-static const double restitution_shade[RESTITUTION_SHADES] = {1.0, 1.0 - 1e-12, 1.0 - 1e-9, 1.0 - 1e-6, 0.0};
-
 typedef impulse_row row;
 typedef impulse_body bscratch;
 
@@ -53,7 +48,7 @@ static magdyn_vec3 rel_velocity(const magdyn_body *bs, const row *r)
 }
 
 /* Apply impulse p on a at the point (and -p on b), velocities only. */
-static void apply(magdyn_body *bs, const bscratch *sc, const row *r, magdyn_vec3 p)
+void impulse_row_apply(magdyn_body *bs, const impulse_body *sc, const impulse_row *r, magdyn_vec3 p)
 {
     magdyn_body *a = &bs[r->a], *b = &bs[r->b];
     if (sc[r->a].im > 0.0) {
@@ -88,7 +83,7 @@ void impulse_row_push(magdyn_body *bs, const impulse_body *sc, impulse_row *r, d
     /* the normal part through the row's precomputed angular parts, as in
        normal_update; the tangential part (point friction only) in full */
     if (dt1 != 0.0 || dt2 != 0.0)
-        apply(bs, sc, r, magdyn_vec3_add(magdyn_vec3_scale(r->n, dn),
+        impulse_row_apply(bs, sc, r, magdyn_vec3_add(magdyn_vec3_scale(r->n, dn),
                                          magdyn_vec3_add(magdyn_vec3_scale(r->t1, dt1), magdyn_vec3_scale(r->t2, dt2))));
     else if (dn != 0.0)
         push_normal(bs, r, dn);
@@ -114,18 +109,7 @@ static void tangents(magdyn_vec3 n, magdyn_vec3 *t1, magdyn_vec3 *t2)
     *t2 = magdyn_vec3_cross(n, *t1);
 }
 
-/* The kinetic-energy inner product of velocity pairs (dv, dw), (v, w) of a
- * body: m dv.v + dw . I w, the inertia taken in the inertial frame. */
-static double kinetic_dot(const magdyn_body *b, magdyn_vec3 dv, magdyn_vec3 dw, magdyn_vec3 v,
-                          magdyn_vec3 w)
-{
-    magdyn_vec3 db = magdyn_quat_rotate_inv(b->orientation, dw), wb = magdyn_quat_rotate_inv(b->orientation, w);
-    if (b->fixed) return 0.0;
-    return b->mass * magdyn_vec3_dot(dv, v)
-         + b->inertia.x * db.x * wb.x + b->inertia.y * db.y * wb.y + b->inertia.z * db.z * wb.z;
-}
-
-static double kinetic(const magdyn_body *bs, const bscratch *sc, int nb)
+double impulse_kinetic(const magdyn_body *bs, const impulse_body *sc, int nb)
 {
     double e = 0.0;
     int i;
@@ -156,7 +140,7 @@ static void warm(magdyn_body *bs, const bscratch *sc, row *rows, int nr, const m
         r->ln = ln;
         r->lt[0] = lt[0];
         r->lt[1] = lt[1];
-        apply(bs, sc, r, magdyn_vec3_add(magdyn_vec3_scale(r->n, ln),
+        impulse_row_apply(bs, sc, r, magdyn_vec3_add(magdyn_vec3_scale(r->n, ln),
                                          magdyn_vec3_add(magdyn_vec3_scale(r->t1, lt[0]),
                                                          magdyn_vec3_scale(r->t2, lt[1]))));
     }
@@ -226,7 +210,7 @@ static void point_friction(magdyn_body *bs, const bscratch *sc, row *r, double m
     dl[0] = lt[0] - r->lt[0];
     dl[1] = lt[1] - r->lt[1];
     if (dl[0] != 0.0 || dl[1] != 0.0) {
-        apply(bs, sc, r, magdyn_vec3_add(magdyn_vec3_scale(r->t1, dl[0]), magdyn_vec3_scale(r->t2, dl[1])));
+        impulse_row_apply(bs, sc, r, magdyn_vec3_add(magdyn_vec3_scale(r->t1, dl[0]), magdyn_vec3_scale(r->t2, dl[1])));
         r->lt[0] = lt[0];
         r->lt[1] = lt[1];
     }
@@ -268,7 +252,7 @@ static int point_block(magdyn_body *bs, const bscratch *sc, row *r, double *lt, 
         return 0;
     for (i = 0; i < 3; i++) d[i] = p[i] - acc[i];
     if (d[0] != 0.0 || d[1] != 0.0 || d[2] != 0.0)
-        apply(bs, sc, r, magdyn_vec3_add(magdyn_vec3_scale(r->n, d[0]),
+        impulse_row_apply(bs, sc, r, magdyn_vec3_add(magdyn_vec3_scale(r->n, d[0]),
                                          magdyn_vec3_add(magdyn_vec3_scale(r->t1, d[1]),
                                                          magdyn_vec3_scale(r->t2, d[2]))));
     r->ln = p[0];
@@ -320,7 +304,7 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
             b->w0 = bs[ids[j]].omega;
         }
     }
-    e0 = kinetic(bs, sc, nb);
+    e0 = impulse_kinetic(bs, sc, nb);
 
     /* precompute the rows */
     nr = 0;
@@ -444,7 +428,7 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
     }
     for (i = 0; i < nr; i++) {
         const row *r = &rows[i];
-        apply(bs, sc, r, magdyn_vec3_add(magdyn_vec3_scale(r->n, r->ln),
+        impulse_row_apply(bs, sc, r, magdyn_vec3_add(magdyn_vec3_scale(r->n, r->ln),
                                          magdyn_vec3_add(magdyn_vec3_scale(r->t1, r->lt[0]),
                                                          magdyn_vec3_scale(r->t2, r->lt[1]))));
     }
@@ -452,87 +436,14 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
         if (c[q].manifold.count > 0) impulse_patch_apply(&patch[q], bs);
 
     /* phase 2: Poisson restitution on the points that were hit fast enough */
-    if (p->restitution > 0.0) {
-        int any = 0;
-        magdyn_vec3 *sv = malloc((size_t)(nb > 0 ? nb : 1) * 4 * sizeof *sv);
-        if (!sv) {
-            for (i = 0; i < nb; i++)
-                if (sc[i].used) { bs[i].velocity = sc[i].v0; bs[i].omega = sc[i].w0; }
-            free(sc); free(rows); free(ub); free(patch);
-            impulse_nncg_free(&cg);
-            return MAGDYN_ENOMEM;
-        }
+    if (impulse_restitution(bs, nb, sc, ub, nu, rows, nr, c, nc, p, e0, &dropped) != MAGDYN_OK) {
         for (i = 0; i < nb; i++)
-            if (sc[i].used) { sv[2 * i] = bs[i].velocity; sv[2 * i + 1] = bs[i].omega; }
-        /* a contact bounces as a whole when any of its touching points
-           approached faster than bounce_speed: then the velocity change,
-           e times that of compression, does not depend on how the
-           compression impulse is shared among redundant points */
-        for (i = 0; i < nc; i++) c[i].impulse[0].x = 0.0;   /* flag: bounces */
-        for (i = 0; i < nr; i++)
-            if (rows[i].target >= 0.0 && -rows[i].vn0 > p->bounce_speed)
-                c[rows[i].c].impulse[0].x = 1.0;
-        for (i = 0; i < nr; i++) {
-            row *r = &rows[i];
-            r->bounce = r->target >= 0.0 && c[r->c].impulse[0].x == 1.0;
-        }
-        for (i = 0; i < nr; i++) {
-            row *r = &rows[i];
-            if (r->bounce && r->ln > 0.0) {
-                apply(bs, sc, r, magdyn_vec3_scale(r->n, p->restitution * r->ln));
-                r->ln *= 1.0 + p->restitution;
-                any = 1;
-            }
-        }
-        if (any && kinetic(bs, sc, nb) > e0) {
-            /* The energy would rise: by friction coupling several points,
-               or by the last digits of an unconverged compression.  Along
-               the restitution direction du (per unit e) the kinetic energy
-               is e1 + s b + s^2 a / 2: take the largest s <= e that keeps it
-               at most e0 (s = 0 in the worst case). */
-            double a = 0.0, b = 0.0, e1p = 0.0, sc2, disc;
-            for (i = 0; i < nu; i++) {
-                const magdyn_body *bd = &bs[ub[i]];
-                magdyn_vec3 dv = magdyn_vec3_scale(magdyn_vec3_sub(bd->velocity, sv[2 * ub[i]]), 1.0 / p->restitution);
-                magdyn_vec3 dw = magdyn_vec3_scale(magdyn_vec3_sub(bd->omega, sv[2 * ub[i] + 1]), 1.0 / p->restitution);
-                a += kinetic_dot(bd, dv, dw, dv, dw);
-                b += kinetic_dot(bd, dv, dw, sv[2 * ub[i]], sv[2 * ub[i] + 1]);
-            }
-            for (i = 0; i < nu; i++) {
-                magdyn_body tmp = bs[ub[i]];
-                tmp.velocity = sv[2 * ub[i]];
-                tmp.omega = sv[2 * ub[i] + 1];
-                e1p += magdyn_body_kinetic_energy(&tmp);
-            }
-            disc = b * b - 2.0 * a * (e1p - e0);
-            sc2 = (a > 0.0 && disc >= 0.0) ? (-b + sqrt(disc)) / a : 0.0;
-            if (!(sc2 > 0.0)) sc2 = 0.0;
-            if (sc2 > p->restitution) sc2 = p->restitution;
-            /* the full restitution's velocities, then the largest of sc2
-               and a few shades below it whose rounded energy stays at most
-               e0 (e = 0 only when none does) */
-            for (i = 0; i < nu; i++) {
-                sv[2 * nb + 2 * ub[i]] = bs[ub[i]].velocity;
-                sv[2 * nb + 2 * ub[i] + 1] = bs[ub[i]].omega;
-            }
-            for (k = 0; k < RESTITUTION_SHADES; k++) {
-                double f = k + 1 < RESTITUTION_SHADES ? sc2 * restitution_shade[k] / p->restitution : 0.0;
-                for (i = 0; i < nu; i++) {
-                    const magdyn_vec3 *v0 = &sv[2 * ub[i]], *v1 = &sv[2 * nb + 2 * ub[i]];
-                    bs[ub[i]].velocity = magdyn_vec3_madd(v0[0], f, magdyn_vec3_sub(v1[0], v0[0]));
-                    bs[ub[i]].omega = magdyn_vec3_madd(v0[1], f, magdyn_vec3_sub(v1[1], v0[1]));
-                }
-                if (kinetic(bs, sc, nb) <= e0) break;
-            }
-            sc2 = k + 1 < RESTITUTION_SHADES ? sc2 * restitution_shade[k] : 0.0;
-            for (i = 0; i < nr; i++)
-                if (rows[i].bounce && rows[i].ln > 0.0)
-                    rows[i].ln *= (1.0 + sc2) / (1.0 + p->restitution);
-            dropped = 1;
-        }
-        free(sv);
+            if (sc[i].used) { bs[i].velocity = sc[i].v0; bs[i].omega = sc[i].w0; }
+        free(sc); free(rows); free(ub); free(patch);
+        impulse_nncg_free(&cg);
+        return MAGDYN_ENOMEM;
     }
-    e1 = kinetic(bs, sc, nb);
+    e1 = impulse_kinetic(bs, sc, nb);
 
     for (i = 0; i < nc; i++)
         for (k = 0; k < MAGDYN_MAX_CONTACTS; k++) c[i].impulse[k] = magdyn_v3(0, 0, 0);

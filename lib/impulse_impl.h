@@ -113,6 +113,21 @@ void impulse_patch_apply(const impulse_patch *pt, magdyn_body *bs);
 /* Add the patch's wrench to the point impulses out[] of its manifold. */
 void impulse_patch_write(const impulse_patch *pt, const magdyn_contact *ci, magdyn_vec3 *out);
 
+/* impulse.c: impulse p on a at row r's point (and -p on b), velocities
+ * only; the kinetic energy [J] of the bodies the solve uses. */
+void impulse_row_apply(magdyn_body *bs, const impulse_body *sc, const impulse_row *r, magdyn_vec3 p);
+double impulse_kinetic(const magdyn_body *bs, const impulse_body *sc, int nb);
+
+/* impulse_restitution.c: phase 2, Poisson's restitution with e =
+ * p->restitution on every contact of c[0..nc-1] one of whose touching
+ * points (rows[0..nr-1], after compression) approached faster than
+ * bounce_speed, reduced so that the kinetic energy of the bodies ub[0..nu-1]
+ * stays at most e0 (*dropped set to 1 then); rows[].ln receive the
+ * impulses.  MAGDYN_ENOMEM changes nothing. */
+magdyn_status impulse_restitution(magdyn_body *bs, int nb, const impulse_body *sc, const int *ub, int nu,
+                                  impulse_row *rows, int nr, magdyn_contact *c, int nc,
+                                  const magdyn_impulse_params *p, double e0, int *dropped);
+
 /* impulse_point.c: the impulse p (in the basis n, t1, t2) of one point
  * alone, whose relative velocity without any impulse is u, K its 3x3
  * effective-mass matrix in that basis (ik its inverse when k_invertible):
