@@ -146,7 +146,11 @@ int main(int argc, char **argv)
             break;
         v = atof(argv[2]);
         if (strcmp(argv[1], "--start-weight") == 0) {
-            start_weight = v;   /* 0 .. 0.45; the world refuses the rest */
+            if (!(v >= 0.0 && v <= 0.45)) {
+                fprintf(stderr, "pile: --start-weight takes 0 to 0.45\n");
+                return 2;
+            }
+            start_weight = v;
             argv += 2;
             argc -= 2;
             continue;
