@@ -61,6 +61,13 @@ void impulse_row_apply(magdyn_body *bs, const impulse_body *sc, const impulse_ro
     }
 }
 
+/* The impulse vector (dn, dt1, dt2) along the row's (n, t1, t2). */
+static magdyn_vec3 row_vector(const row *r, double dn, double dt1, double dt2)
+{
+    return magdyn_vec3_add(magdyn_vec3_scale(r->n, dn),
+                           magdyn_vec3_add(magdyn_vec3_scale(r->t1, dt1), magdyn_vec3_scale(r->t2, dt2)));
+}
+
 /* Impulse d along the row's normal on a (and -d on b), through its
  * precomputed angular parts: the inner loop of every solve.  One impulse
  * vector for both bodies keeps momentum to the last digit. */
@@ -83,8 +90,7 @@ void impulse_row_push(magdyn_body *bs, const impulse_body *sc, impulse_row *r, d
     /* the normal part through the row's precomputed angular parts, as in
        normal_update; the tangential part (point friction only) in full */
     if (dt1 != 0.0 || dt2 != 0.0)
-        impulse_row_apply(bs, sc, r, magdyn_vec3_add(magdyn_vec3_scale(r->n, dn),
-                                         magdyn_vec3_add(magdyn_vec3_scale(r->t1, dt1), magdyn_vec3_scale(r->t2, dt2))));
+        impulse_row_apply(bs, sc, r, row_vector(r, dn, dt1, dt2));
     else if (dn != 0.0)
         push_normal(bs, r, dn);
     r->ln += dn;
@@ -140,9 +146,7 @@ static void warm(magdyn_body *bs, const bscratch *sc, row *rows, int nr, const m
         r->ln = ln;
         r->lt[0] = lt[0];
         r->lt[1] = lt[1];
-        impulse_row_apply(bs, sc, r, magdyn_vec3_add(magdyn_vec3_scale(r->n, ln),
-                                         magdyn_vec3_add(magdyn_vec3_scale(r->t1, lt[0]),
-                                                         magdyn_vec3_scale(r->t2, lt[1]))));
+        impulse_row_apply(bs, sc, r, row_vector(r, ln, lt[0], lt[1]));
     }
 }
 
@@ -252,9 +256,7 @@ static int point_block(magdyn_body *bs, const bscratch *sc, row *r, double *lt, 
         return 0;
     for (i = 0; i < 3; i++) d[i] = p[i] - acc[i];
     if (d[0] != 0.0 || d[1] != 0.0 || d[2] != 0.0)
-        impulse_row_apply(bs, sc, r, magdyn_vec3_add(magdyn_vec3_scale(r->n, d[0]),
-                                         magdyn_vec3_add(magdyn_vec3_scale(r->t1, d[1]),
-                                                         magdyn_vec3_scale(r->t2, d[2]))));
+        impulse_row_apply(bs, sc, r, row_vector(r, d[0], d[1], d[2]));
     r->ln = p[0];
     lt[0] = p[1];
     lt[1] = p[2];
@@ -326,26 +328,28 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
             r->imb = sc[r->b].im;
             tangents(r->n, &r->t1, &r->t2);
             kn = kmul(sc, r, r->n);
-            r->kn = magdyn_vec3_dot(r->n, kn) > 0.0 ? 1.0 / magdyn_vec3_dot(r->n, kn) : 0.0;
             kt1 = kmul(sc, r, r->t1);
             kt2 = kmul(sc, r, r->t2);
-            r->kt[0][0] = magdyn_vec3_dot(r->t1, kt1);
-            r->kt[0][1] = r->kt[1][0] = 0.5 * (magdyn_vec3_dot(r->t1, kt2) + magdyn_vec3_dot(r->t2, kt1));
-            r->kt[1][1] = magdyn_vec3_dot(r->t2, kt2);
-            det = r->kt[0][0] * r->kt[1][1] - r->kt[0][1] * r->kt[1][0];
-            if (det > 0.0) {
-                r->ikt[0][0] = r->kt[1][1] / det; r->ikt[1][1] = r->kt[0][0] / det;
-                r->ikt[0][1] = r->ikt[1][0] = -r->kt[0][1] / det;
-            } else {
-                r->ikt[0][0] = r->ikt[1][1] = r->ikt[0][1] = r->ikt[1][0] = 0.0;
-            }
             {
+                /* K in the basis (n, t1, t2), symmetrised; its normal and
+                   tangential parts serve the split updates */
                 magdyn_vec3 basis[3] = {r->n, r->t1, r->t2}, kb[3] = {kn, kt1, kt2};
                 int u, v;
                 for (u = 0; u < 3; u++)
                     for (v = 0; v < 3; v++)
                         r->k3[u][v] = 0.5 * (magdyn_vec3_dot(basis[u], kb[v]) + magdyn_vec3_dot(basis[v], kb[u]));
                 r->k3_invertible = impulse_invert_sym(r->k3, 3, r->ik3);
+            }
+            r->kn = r->k3[0][0] > 0.0 ? 1.0 / r->k3[0][0] : 0.0;
+            r->kt[0][0] = r->k3[1][1];
+            r->kt[0][1] = r->kt[1][0] = r->k3[1][2];
+            r->kt[1][1] = r->k3[2][2];
+            det = r->kt[0][0] * r->kt[1][1] - r->kt[0][1] * r->kt[1][0];
+            if (det > 0.0) {
+                r->ikt[0][0] = r->kt[1][1] / det; r->ikt[1][1] = r->kt[0][0] / det;
+                r->ikt[0][1] = r->ikt[1][0] = -r->kt[0][1] / det;
+            } else {
+                r->ikt[0][0] = r->ikt[1][1] = r->ikt[0][1] = r->ikt[1][0] = 0.0;
             }
             r->target = c[i].target[k];
             r->vn0 = magdyn_vec3_dot(r->n, rel_velocity(bs, r));
@@ -376,7 +380,7 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
             sc[ub[i]].vs = bs[ub[i]].velocity;
             sc[ub[i]].ws = bs[ub[i]].omega;
         }
-        if (accelerated) impulse_nncg_mark(&cg, rows, nr, patch, patched ? nc : 0);
+        if (accelerated && it < NNCG_MAX_SWEEPS) impulse_nncg_mark(&cg, rows, nr, patch, patched ? nc : 0);
         for (q = 0, i = 0; q < nc; q++) {
             int end = i + c[q].manifold.count;
             if (c[q].manifold.count == 1 && p->friction > 0.0
@@ -428,9 +432,7 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
     }
     for (i = 0; i < nr; i++) {
         const row *r = &rows[i];
-        impulse_row_apply(bs, sc, r, magdyn_vec3_add(magdyn_vec3_scale(r->n, r->ln),
-                                         magdyn_vec3_add(magdyn_vec3_scale(r->t1, r->lt[0]),
-                                                         magdyn_vec3_scale(r->t2, r->lt[1]))));
+        impulse_row_apply(bs, sc, r, row_vector(r, r->ln, r->lt[0], r->lt[1]));
     }
     for (q = 0; patched && q < nc; q++)
         if (c[q].manifold.count > 0) impulse_patch_apply(&patch[q], bs);
@@ -449,9 +451,7 @@ magdyn_status impulse_solve_model(magdyn_body *bs, int nb, magdyn_contact *c, in
         for (k = 0; k < MAGDYN_MAX_CONTACTS; k++) c[i].impulse[k] = magdyn_v3(0, 0, 0);
     for (i = 0; i < nr; i++) {
         row *r = &rows[i];
-        c[r->c].impulse[r->k] = magdyn_vec3_add(magdyn_vec3_scale(r->n, r->ln),
-                                                magdyn_vec3_add(magdyn_vec3_scale(r->t1, r->lt[0]),
-                                                                magdyn_vec3_scale(r->t2, r->lt[1])));
+        c[r->c].impulse[r->k] = row_vector(r, r->ln, r->lt[0], r->lt[1]);
     }
     if (patched)
         for (q = 0; q < nc; q++)

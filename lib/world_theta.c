@@ -21,11 +21,11 @@
 
 /* The start velocities' share of this step's motion: contact_start_weight
  * while some touching magnet moves faster than BLEND_SPEED bounce_speed
- * and the contacts have friction, else 0.  A first-order step comes to rest and stays there with its
- * impulses warm started; below theta = 1 the end velocities swing about
- * rest and the solves never settle (a pile of eight took 3000 sweeps a
- * step for seconds), and the energy the first order misses goes as the
- * speeds squared. */
+ * and the contacts have friction, else 0.  A first-order step comes to
+ * rest and stays there with its impulses warm started; below theta = 1
+ * the end velocities swing about rest and the solves never settle (a pile
+ * of eight took 3000 sweeps a step for seconds), and the energy the first
+ * order misses goes as the speeds squared. */
 double magdyn_wi_theta_lag(const magdyn_world *w)
 {
     double v = 0.0;
