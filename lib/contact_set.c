@@ -16,6 +16,11 @@
 
 /* An edge-edge normal within this of a face normal is that face's (cos 0.26 deg). */
 #define FACE_LIKE_COS (1.0 - 1e-5)
+/* A face within this of an edge-edge normal may hold points within a
+ * stepper's margin beyond the edges' crossing (cos 5 deg; the margins a
+ * stepper uses, a few hundredths of a box's extent, reach a face's far side
+ * only when it is turned a degree or so from the normal). */
+#define NEAR_FACE_COS 0.9962
 /* Edges within this angle of parallel touch along a segment, not at a point. */
 #define PARALLEL_EDGE_COS 0.966   /* cos 15 degrees */
 
@@ -228,6 +233,60 @@ static int corner_contacts(const magdyn_obb *c, const magdyn_obb *f, int c_is_a,
     return n;
 }
 
+/* 1 when some point of the n manifolds m has feature id id. */
+static int has_id(const magdyn_manifold *m, int n, unsigned id)
+{
+    int k, i;
+    for (k = 0; k < n; k++)
+        for (i = 0; i < m[k].count; i++)
+            if (m[k].id[i] == id) return 1;
+    return 0;
+}
+
+/*
+ * The faces nearly facing along an edge-edge manifold's normal: an edge of
+ * one box lying across a face of the other at a small tilt (beyond the
+ * face-like window) touches it along a segment whose one end the edge-edge
+ * point holds; the other end, where the edge crosses the face's far side,
+ * may lie within margin, and a turn of a step sinks it.  For the face of a
+ * and the face of b whose normals lie nearest that normal, each when within
+ * NEAR_FACE_COS of it, the face contact with that face as reference
+ * (clipped as obb_face_manifold clips), its points whose ids the manifolds
+ * so far lack, is appended at out[n] (up to MAGDYN_MAX_PAIR_MANIFOLDS);
+ * returns the new n.
+ */
+static int near_faces(const magdyn_obb *a, const magdyn_obb *b, const magdyn_obb *ua, const magdyn_obb *ub,
+                      double margin, magdyn_manifold *out, int n)
+{
+    int box;
+    for (box = 0; box < 2 && n < MAGDYN_MAX_PAIR_MANIFOLDS; box++) {
+        magdyn_manifold f;
+        double best = NEAR_FACE_COS, dn = 0.0;
+        int k, kr = -1, i, kept = 0;
+        for (k = 3 * box; k < 3 * box + 3; k++) {
+            double d = magdyn_vec3_dot(box_axis(k < 3 ? ua : ub, k % 3), out[0].normal);
+            if (fabs(d) > best) {
+                best = fabs(d);
+                kr = k;
+                dn = d;
+            }
+        }
+        /* (the reference face faces the other box, as in face_like) */
+        if (kr < 0 || obb_face_manifold(a, b, kr, kr < 3 ? !(dn > 0) : !(dn < 0), margin, &f) == 0)
+            continue;
+        for (i = 0; i < f.count; i++)
+            if (!has_id(out, n, f.id[i])) {
+                f.point[kept] = f.point[i];
+                f.depth[kept] = f.depth[i];
+                f.id[kept] = f.id[i];
+                kept++;
+            }
+        f.count = kept;
+        if (kept > 0) out[n++] = f;
+    }
+    return n;
+}
+
 /* 1 when every normal, point and depth of the n manifolds is finite. */
 static int all_finite(const magdyn_manifold *m, int n)
 {
@@ -277,6 +336,7 @@ int magdyn_obb_contacts(const magdyn_obb *a, const magdyn_obb *b, double margin,
     if (m[0].kind == MAGDYN_CONTACT_EDGE_EDGE && max_out > 1) {
         n = corner_contacts(&ua, &ub, 1, margin, m, n);
         n = corner_contacts(&ub, &ua, 0, margin, m, n);
+        n = near_faces(a, b, &ua, &ub, margin, m, n);
     }
     if (!all_finite(m, n)) return 0;
     n = n < max_out ? n : max_out;

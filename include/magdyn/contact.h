@@ -132,8 +132,15 @@ MAGDYN_API magdyn_status magdyn_obb_manifold_pairs_simd(int nboxes, const magdyn
  * then every face of a with corners of b: normal the face's, from b
  * towards a; kind EDGE_FACE (face of b) or FACE_EDGE (face of a); points
  * halfway between the corner and the face's plane, depth the corner's
- * depth below the face; ids (corner, face).  Every point of every manifold
- * has its feature id, and the ids of all the manifolds of the pair differ.
+ * depth below the face; ids (corner, face).  Then the face of a and the
+ * face of b whose normals lie nearest the edge-edge normal, each when
+ * within 5 degrees of it, give one more manifold each: the face contact
+ * with that face as reference, clipped as the primary is, its points whose
+ * ids the manifolds before it lack (an edge lying across a face at a small
+ * tilt touches it along a segment; the edge-edge point holds one end,
+ * these the other).  Manifolds beyond max_out are left out.  Every point
+ * of every manifold has its feature id, and the ids of all the manifolds
+ * of the pair differ.
  * A manifold here may hold more than 4 points (up to MAGDYN_MAX_CONTACTS):
  * a face contact keeps every vertex of the clipped incident face (up to 8,
  * where magdyn_obb_manifold keeps 4), and the corners of a very thin box
