@@ -40,17 +40,26 @@ typedef struct {
     magdyn_vec3 jx[6];
 } source;
 
-/* A line p0 + l d (l in [0, 1]) to integrate along, src frame.  On an edge
- * of dst's charged face f (on_src 0): src's potentials phi and A, with d's
- * direction dir, the face's outward normal nu in its plane and its normal
- * n, its charge sigma [A/m] and its height an above dst's centre c; and
- * the weights w[g] [A/m] of int Phi_g ds in the torque (the area term, by
- * homogeneity).  On an edge of src (on_src 1): the potential of dst's
- * face f, of weight w[0] in the torque. */
+/* A charged face of dst along one of its edges: the boundary's direction
+ * dir there, the face's outward normal nu in its plane and its normal n,
+ * its charge sigma [A/m] and its height an above dst's centre. */
 typedef struct {
-    int on_src, face;
-    magdyn_vec3 p0, d, dir, nu, n, c;
-    double len, an, sigma;
+    magdyn_vec3 dir, nu, n;
+    double an, sigma;
+} side;
+
+/* A line p0 + l d (l in [0, 1]) to integrate along, src frame.  On an edge
+ * of dst (on_src 0): src's potentials phi and A for the charged faces
+ * meeting there (one or two sides: src's potentials depend on the point
+ * alone, so each point serves both faces), dst's centre c, and the
+ * weights w[g] [A/m] of int Phi_g ds in the torque (the area term, by
+ * homogeneity, both faces' summed).  On an edge of src (on_src 1): the
+ * potential of dst's face f, of weight w[0] in the torque. */
+typedef struct {
+    int on_src, face, nside;
+    magdyn_vec3 p0, d, c;
+    double len;
+    side s[2];
     magdyn_vec3 w[6];
     magdyn_vec3 wl[12];          /* weights of int Lambda_e ds of src's edges e, or 0 */
     int folded;                  /* whether any wl is set */
@@ -79,6 +88,8 @@ typedef struct {
     magdyn_mat3 back;            /* src frame -> dst frame */
     edge *e;
     int ne;
+    int dst_edge[8][3];          /* the line of dst's edge from corner c along axis a, or -1 */
+    magdyn_vec3 corner[8];       /* dst's corners (bit a set: - side of axis a), src frame */
     gap gaps[6 * 6];
     int ngap;
     magdyn_vec3 t_ends;          /* the end terms of the folded edges' integrals (face_lines) */
@@ -96,12 +107,19 @@ static void src_potentials(const source *s, const double pg[6], double *phi, mag
     }
 }
 
-/* The integrands' values at the points q[0 .. n) of e, into v[i]: v[i][0]
- * phi, v[i][1] A.t, v[i][2..4] a_t (A.t), v[i][5] phi (n x a_t).nu,
- * v[i][6..11] Phi_g, v[i][12..23] Lambda of src's edges; on src's edges
- * v[i][0] the potential of dst's face.  src's potentials at all the points
- * at once (mdc_box_potentials_n). */
-static void values(const problem *pr, const edge *e, const magdyn_vec3 *q, int n, double (*v)[24])
+/* The values per point: Phi_g (6), Lambda of src's edges (12, folded
+ * lines), then six for each side. */
+#define NVALUES (6 + 12 + 2 * 6)
+
+/* The first of side s's values on e */
+static int side_base(const edge *e, int s) { return 6 + (e->folded ? 12 : 0) + 6 * s; }
+
+/* The integrands' values at the points q[0 .. n) of e, into v[i]:
+ * v[i][0..5] Phi_g, v[i][6..17] Lambda of src's edges when folded, and
+ * from side_base, for each side, phi, A.t, a_t (A.t) (three), phi
+ * (n x a_t).nu; on src's edges v[i][0] the potential of dst's face.
+ * src's potentials at all the points at once (mdc_box_potentials_n). */
+static void values(const problem *pr, const edge *e, const magdyn_vec3 *q, int n, double (*v)[NVALUES])
 {
     double pg[GK_POINTS][6], lam[GK_POINTS][12];
     int i, g;
@@ -115,43 +133,52 @@ static void values(const problem *pr, const edge *e, const magdyn_vec3 *q, int n
     }
     mdc_box_potentials_n(pr->s.half, q, n, pg, e->folded ? lam : NULL);
     for (i = 0; i < n; i++) {
-        magdyn_vec3 a, lever;
-        double phi, at;
+        magdyn_vec3 a;
+        double phi;
+        int s;
         src_potentials(&pr->s, pg[i], &phi, &a);
-        lever = magdyn_vec3_sub(q[i], e->c);
-        lever = magdyn_vec3_madd(lever, -e->an, e->n);
-        at = magdyn_vec3_dot(a, e->dir);
-        v[i][0] = phi; v[i][1] = at;
-        v[i][2] = lever.x * at; v[i][3] = lever.y * at; v[i][4] = lever.z * at;
-        v[i][5] = phi * magdyn_vec3_dot(magdyn_vec3_cross(e->n, lever), e->nu);
-        for (g = 0; g < 6; g++) v[i][6 + g] = pg[i][g];
+        for (g = 0; g < 6; g++) v[i][g] = pg[i][g];
         if (e->folded)
-            for (g = 0; g < 12; g++) v[i][12 + g] = lam[i][g];
+            for (g = 0; g < 12; g++) v[i][6 + g] = lam[i][g];
+        for (s = 0; s < e->nside; s++) {
+            const side *x = &e->s[s];
+            double *y = v[i] + side_base(e, s), at = magdyn_vec3_dot(a, x->dir);
+            magdyn_vec3 lever = magdyn_vec3_madd(magdyn_vec3_sub(q[i], e->c), -x->an, x->n);
+            y[0] = phi; y[1] = at;
+            y[2] = lever.x * at; y[3] = lever.y * at; y[4] = lever.z * at;
+            y[5] = phi * magdyn_vec3_dot(magdyn_vec3_cross(x->n, lever), x->nu);
+        }
     }
 }
 
-/* Force and torque of the integrals v[] along e:
+/* Force and torque of the integrals v[] along e: for each side
  *   F = sigma (n int A.t - nu int phi),
- *   T = sigma ([int a_t (A.t)] x n - a_n (n x nu) int phi - n int phi (n x a_t).nu)
- *       + sum_g w_g int Phi_g,
+ *   T = sigma ([int a_t (A.t)] x n - a_n (n x nu) int phi - n int phi (n x a_t).nu),
+ * and T += sum_g w_g int Phi_g (+ the folded edges' sum_e wl_e int Lambda_e),
  * or on src's edges T = w_0 int Phi_Q. */
-static void terms(const edge *e, const double v[24], magdyn_vec3 *f, magdyn_vec3 *t)
+static void terms(const edge *e, const double v[NVALUES], magdyn_vec3 *f, magdyn_vec3 *t)
 {
-    int g;
+    int g, s;
     if (e->on_src) {
         *f = magdyn_v3(0, 0, 0);
         *t = magdyn_vec3_scale(e->w[0], v[0]);
         return;
     }
-    *f = magdyn_vec3_scale(magdyn_vec3_sub(magdyn_vec3_scale(e->n, v[1]), magdyn_vec3_scale(e->nu, v[0])),
-                           e->sigma);
-    *t = magdyn_vec3_cross(magdyn_v3(v[2], v[3], v[4]), e->n);
-    *t = magdyn_vec3_madd(*t, -e->an * v[0], magdyn_vec3_cross(e->n, e->nu));
-    *t = magdyn_vec3_madd(*t, -v[5], e->n);
-    *t = magdyn_vec3_scale(*t, e->sigma);
-    for (g = 0; g < 6; g++) *t = magdyn_vec3_madd(*t, v[6 + g], e->w[g]);
+    *f = magdyn_v3(0, 0, 0);
+    *t = magdyn_v3(0, 0, 0);
+    for (s = 0; s < e->nside; s++) {
+        const side *x = &e->s[s];
+        const double *y = v + side_base(e, s);
+        magdyn_vec3 ts = magdyn_vec3_cross(magdyn_v3(y[2], y[3], y[4]), x->n);
+        *f = magdyn_vec3_madd(*f, x->sigma,
+                              magdyn_vec3_sub(magdyn_vec3_scale(x->n, y[1]), magdyn_vec3_scale(x->nu, y[0])));
+        ts = magdyn_vec3_madd(ts, -x->an * y[0], magdyn_vec3_cross(x->n, x->nu));
+        ts = magdyn_vec3_madd(ts, -y[5], x->n);
+        *t = magdyn_vec3_madd(*t, x->sigma, ts);
+    }
+    for (g = 0; g < 6; g++) *t = magdyn_vec3_madd(*t, v[g], e->w[g]);
     if (e->folded)
-        for (g = 0; g < 12; g++) *t = magdyn_vec3_madd(*t, v[12 + g], e->wl[g]);
+        for (g = 0; g < 12; g++) *t = magdyn_vec3_madd(*t, v[6 + g], e->wl[g]);
 }
 
 /* Gauss-Kronrod 7-15 over piece pc of its edge, its points clustered
@@ -160,10 +187,10 @@ static void terms(const edge *e, const double v[24], magdyn_vec3 *f, magdyn_vec3
 static void eval_piece(const problem *pr, piece *pc)
 {
     const edge *e = &pr->e[pc->edge];
-    double k[24] = {0}, g[24] = {0}, hl = 0.5 * (pc->l1 - pc->l0), ml = 0.5 * (pc->l0 + pc->l1);
-    double dpsi, wk[GK_POINTS], wg[GK_POINTS], v[GK_POINTS][24];
+    double k[NVALUES] = {0}, g[NVALUES] = {0}, hl = 0.5 * (pc->l1 - pc->l0), ml = 0.5 * (pc->l0 + pc->l1);
+    double dpsi, wk[GK_POINTS], wg[GK_POINTS], v[GK_POINTS][NVALUES];
     magdyn_vec3 q[GK_POINTS], fg, tg;
-    int i, sgn, m, j = 0, gj[GK_POINTS], ng = 0, nv = e->on_src ? 1 : (e->folded ? 24 : 12);
+    int i, sgn, m, j = 0, gj[GK_POINTS], ng = 0, nv = e->on_src ? 1 : side_base(e, e->nside);
     for (i = 0; i < 8; i++)
         for (sgn = 0; sgn < (i < 7 ? 2 : 1); sgn++, j++) {
             double x = sgn ? -md_gk15_x[i] : md_gk15_x[i], psi = x;
@@ -280,7 +307,7 @@ static magdyn_vec3 tangential(magdyn_vec3 v, magdyn_vec3 n)
  * parallel to Q's plane.
  */
 static int fold(problem *pr, int f, magdyn_vec3 n, magdyn_vec3 fc, magdyn_vec3 p0, mdc_segment sg, magdyn_vec3 w,
-                int first, int k)
+                const int line[4], const int sd[4], int k)
 {
     double nu_dot = magdyn_vec3_dot(n, sg.u), end[2];
     magdyn_vec3 o;
@@ -288,8 +315,8 @@ static int fold(problem *pr, int f, magdyn_vec3 n, magdyn_vec3 fc, magdyn_vec3 p
     if (!(fabs(nu_dot) >= FOLD_SIN)) return 0;
     o = magdyn_vec3_madd(p0, magdyn_vec3_dot(n, magdyn_vec3_sub(fc, p0)) / nu_dot, sg.u);
     for (j = 0; j < 4; j++) {
-        edge *x = &pr->e[first + j];
-        x->wl[k] = magdyn_vec3_scale(w, 0.5 * magdyn_vec3_dot(magdyn_vec3_sub(x->p0, o), x->nu));
+        edge *x = &pr->e[line[j]];
+        x->wl[k] = magdyn_vec3_madd(x->wl[k], 0.5 * magdyn_vec3_dot(magdyn_vec3_sub(x->p0, o), x->s[sd[j]].nu), w);
         x->folded = 1;
     }
     for (j = 0; j < 2; j++) {
@@ -301,6 +328,47 @@ static int fold(problem *pr, int f, magdyn_vec3 n, magdyn_vec3 fc, magdyn_vec3 p
     return 1;
 }
 
+/* The corners of dst's face f as indices into pr->corner, in
+ * face_corners' order. */
+static void face_corner_ids(int f, int id[4])
+{
+    static const int cs[4][2] = {{1, 1}, {0, 1}, {0, 0}, {1, 0}};    /* bit set: - side */
+    int ax = f / 2, a1 = (ax + 1) % 3, a2 = (ax + 2) % 3, k;
+    for (k = 0; k < 4; k++) {
+        int kk = (f & 1) ? 3 - k : k;
+        id[k] = (f & 1) << ax | cs[kk][0] << a1 | cs[kk][1] << a2;
+    }
+}
+
+/* The line along dst's edge from corner c0 to c1 (adjacent), made once
+ * for both faces that meet there, from the edge's + end (its points the
+ * same bits for both), with a side for the face of normal n at height an
+ * and charge sigma; returns its index, *sd the side's. */
+static int dst_line(problem *pr, int c0, int c1, magdyn_vec3 n, double an, double sigma, int *sd)
+{
+    int bit = c0 ^ c1, a = bit == 1 ? 0 : (bit == 2 ? 1 : 2), start = c0 & ~bit, *id = &pr->dst_edge[start][a];
+    edge *x;
+    side *y;
+    if (*id < 0) {
+        *id = pr->ne++;
+        x = &pr->e[*id];
+        memset(x, 0, sizeof *x);
+        x->p0 = pr->corner[start];
+        x->d = magdyn_vec3_sub(pr->corner[start | bit], x->p0);
+        x->len = magdyn_vec3_norm(x->d);
+        x->c = pr->p->t;
+    }
+    x = &pr->e[*id];
+    *sd = x->nside++;
+    y = &x->s[*sd];
+    y->dir = magdyn_vec3_scale(x->d, (c0 == start ? 1.0 : -1.0) / x->len);
+    y->n = n;
+    y->nu = magdyn_vec3_cross(y->dir, n);
+    y->an = an;
+    y->sigma = sigma;
+    return *id;
+}
+
 /* The lines round dst's charged face f and along src's edges for it,
  * appended to pr->e (room for 16 more), and its gap terms to pr->gaps;
  * 0 when a face of src is nearly parallel to f's (pair_origin). */
@@ -309,8 +377,9 @@ static int face_lines(problem *pr, int f, double sigma)
     const mdc_bnd_problem *p = pr->p;
     magdyn_vec3 corner[4], n, fc, o[6];
     mdc_segment sg[12];
-    int k, g, first;
+    int k, g, id[4], line[4], sd[4];
     face_corners(p, f, corner, &n, &fc);
+    face_corner_ids(f, id);
     for (g = 0; g < 6; g++) {
         double z;
         int kind;
@@ -324,27 +393,16 @@ static int face_lines(problem *pr, int f, double sigma)
             x->w = magdyn_vec3_scale(tangential(pr->s.jx[g], n), sigma / 3.0);
         }
     }
-    first = pr->ne;
     for (k = 0; k < 4; k++) {
-        edge *x = &pr->e[pr->ne++];
-        x->on_src = 0;
-        x->folded = 0;
-        memset(x->wl, 0, sizeof x->wl);
-        x->face = f;
-        x->p0 = corner[k];
-        x->d = magdyn_vec3_sub(corner[(k + 1) & 3], corner[k]);
-        x->len = magdyn_vec3_norm(x->d);
-        x->dir = magdyn_vec3_scale(x->d, 1.0 / x->len);
-        x->n = n;
-        x->nu = magdyn_vec3_cross(x->dir, n);
-        x->c = p->t;
-        x->an = cf_comp(p->half_d, f / 2);
-        x->sigma = sigma;
+        edge *x;
+        line[k] = dst_line(pr, id[k], id[(k + 1) & 3], n, cf_comp(p->half_d, f / 2), sigma, &sd[k]);
+        x = &pr->e[line[k]];
+        /* (q - O).nu is the same all along the edge: at its + end */
         for (g = 0; g < 6; g++)
-            x->w[g] = magdyn_vec3_norm2(pr->s.jx[g]) > 0.0
-                          ? magdyn_vec3_scale(tangential(pr->s.jx[g], n),
-                                              sigma / 3.0 * magdyn_vec3_dot(magdyn_vec3_sub(x->p0, o[g]), x->nu))
-                          : magdyn_v3(0, 0, 0);
+            if (magdyn_vec3_norm2(pr->s.jx[g]) > 0.0)
+                x->w[g] = magdyn_vec3_madd(
+                    x->w[g], sigma / 3.0 * magdyn_vec3_dot(magdyn_vec3_sub(x->p0, o[g]), x->s[sd[k]].nu),
+                    tangential(pr->s.jx[g], n));
     }
     mdc_box_segments(p->half_s, sg);
     for (k = 0; k < 12; k++) {
@@ -359,15 +417,14 @@ static int face_lines(problem *pr, int f, double sigma)
                 w = magdyn_vec3_madd(w, sigma / 3.0 * magdyn_vec3_dot(magdyn_vec3_sub(p0, o[gs[j]]), nus[j]),
                                      tangential(pr->s.jx[gs[j]], n));
         if (magdyn_vec3_norm2(w) == 0.0) continue;
-        if (fold(pr, f, n, fc, p0, sg[k], w, first, k)) continue;
+        if (fold(pr, f, n, fc, p0, sg[k], w, line, sd, k)) continue;
         x = &pr->e[pr->ne++];
+        memset(x, 0, sizeof *x);
         x->on_src = 1;
-        x->folded = 0;
         x->face = f;
         x->p0 = p0;
         x->d = magdyn_vec3_scale(sg[k].u, 2.0 * sg[k].h);
         x->len = 2.0 * sg[k].h;
-        x->dir = sg[k].u;
         x->w[0] = w;
     }
     return 1;
@@ -521,6 +578,14 @@ magdyn_status mdc_boundary_force_torque(const mdc_bnd_problem *p, double out[6])
     pr.ne = 0;
     pr.ngap = 0;
     pr.t_ends = magdyn_v3(0, 0, 0);
+    for (f = 0; f < 8; f++) {
+        /* the corners from the axes' parts in one order, for every face */
+        magdyn_vec3 c = p->t;
+        for (g = 0; g < 3; g++)
+            c = magdyn_vec3_add(c, magdyn_mat3_mulv(p->rel, cf_axis(g, ((f >> g) & 1 ? -1.0 : 1.0) * cf_comp(p->half_d, g))));
+        pr.corner[f] = c;
+        pr.dst_edge[f][0] = pr.dst_edge[f][1] = pr.dst_edge[f][2] = -1;
+    }
     for (g = 0; g < 6; g++) {
         magdyn_vec3 n = cf_axis(g / 2, (g & 1) ? -1.0 : 1.0);
         pr.s.jn[g] = magdyn_vec3_dot(p->j_s, n) / (4.0 * MAGDYN_PI);

@@ -28,6 +28,9 @@
  * line meets Q's plane, and Lambda_E, E's line-charge potential, comes
  * with src's face potentials at no cost (cuboid_boundary.c, fold): a
  * third less work near contact.
+ * An edge of dst where two charged faces meet is one line for both:
+ * src's potentials there serve the two faces' integrands (half the
+ * potentials when all six faces are charged).
  * Every integral is then along a line, of a continuous function with
  * x ln x kinks at its points nearest the other box's edges (Lambda_E has
  * an integrable logarithm where one of Q's edges crosses E): cut there,

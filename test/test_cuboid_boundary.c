@@ -17,7 +17,10 @@
  * (5) apart, against a brute-force cubature of sigma B over dst's charged
  * faces, to 1e-7, also with charged faces parallel to src's current faces
  * and apart (the solid angle's term); (6) nearly parallel and apart is
- * declined (MAGDYN_ENOCONV), the output untouched.
+ * declined (MAGDYN_ENOCONV), the output untouched; (7) obliquely polarised
+ * boxes (six charged faces, each edge of dst shared by two): against the
+ * brute force apart, both ways touching, and at 1e-4 and 1e-6 within the
+ * tolerance of a 1e-11 reference.
  */
 #include <check.h>
 #include <math.h>
@@ -494,6 +497,35 @@ START_TEST(tilted_stack_both_ways)
 }
 END_TEST
 
+/* Both boxes polarised obliquely, so that all six faces of each are
+ * charged and every edge of dst is one line for the two faces meeting
+ * there: a smaller box turned (0.3 rad about x, 0.7 about z) and offset
+ * (bench/dipole_cuboid's "turned+offset"), 0.5 mm above against the
+ * brute force, touching both ways, and touching at 1e-4 and 1e-6 within
+ * the tolerance of the lines at 1e-11. */
+START_TEST(six_charged_faces)
+{
+    magdyn_cuboid s = box(magdyn_v3(0.005, 0.005, 0.005), magdyn_v3(0.3, 0.4, 1.1), magdyn_v3(0, 0, 0),
+                          magdyn_quat_identity());
+    magdyn_quat q = magdyn_quat_mul(magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 0.7),
+                                    magdyn_quat_from_axis_angle(magdyn_v3(1, 0, 0), 0.3));
+    magdyn_vec3 up = magdyn_quat_rotate_inv(q, magdyn_v3(0, 0, 1)), h = {0.004, 0.003, 0.002}, f, t, fr, tr;
+    double lowest = h.x * fabs(up.x) + h.y * fabs(up.y) + h.z * fabs(up.z), tol;
+    magdyn_cuboid d = box(h, magdyn_v3(0.2, -0.3, 1.0), magdyn_v3(0.002, -0.001, 0.0055 + lowest), q);
+    assert_as_brute_force(&s, &d, 0);
+    d.center.z = 0.005 + lowest;
+    assert_both_ways(&s, &d);
+    ck_assert_int_eq(lines(&s, &d, 1e-11, &fr, &tr), MAGDYN_OK);
+    for (tol = 1e-4; tol > 1e-7; tol *= 1e-2) {
+        ck_assert_int_eq(lines(&s, &d, tol, &f, &t), MAGDYN_OK);
+        ck_assert_msg(magdyn_vec3_dist(f, fr) <= tol * magdyn_vec3_norm(fr), "rel_tol %g: F off by %g of |F|", tol,
+                      magdyn_vec3_dist(f, fr) / magdyn_vec3_norm(fr));
+        ck_assert_msg(magdyn_vec3_dist(t, tr) <= tol * fmax(magdyn_vec3_norm(tr), magdyn_vec3_norm(fr) * magdyn_vec3_norm(h)),
+                      "rel_tol %g: T off by %g", tol, magdyn_vec3_dist(t, tr));
+    }
+}
+END_TEST
+
 /* nearly parallel (0.005 rad) and apart: declined, the output untouched */
 START_TEST(nearly_parallel_faces_are_declined)
 {
@@ -523,6 +555,7 @@ static Suite *suite(void)
     tcase_add_test(c, apart_against_brute_force);
     tcase_add_test(c, parallel_faces_apart);
     tcase_add_test(c, tilted_stack_both_ways);
+    tcase_add_test(c, six_charged_faces);
     tcase_add_test(c, nearly_parallel_faces_are_declined);
     suite_add_tcase(s, c);
     return s;
