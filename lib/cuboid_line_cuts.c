@@ -24,15 +24,17 @@ static int cmp_double(const void *a, const void *b)
 
 /* The parameter of x's foot on e, as a cut, if inside e and x lies within
  * CUT_NEAR of e's length; an x within END_NEAR of an end marks that end a
- * kink (near[0], near[1]). */
+ * kink (near[0], near[1]).  The distances are compared squared: these are
+ * thresholds of a heuristic, and the square roots were a tenth of the
+ * lines' cost. */
 static void add_cut(const line *e, magdyn_vec3 x, double *cuts, int *nc, int near[2])
 {
     magdyn_vec3 w = magdyn_vec3_sub(x, e->p0);
-    double l = magdyn_vec3_dot(w, e->d) / (e->len * e->len);
-    double dist = magdyn_vec3_norm(magdyn_vec3_madd(w, -l, e->d));
-    if (l > 1e-9 && l < 1.0 - 1e-9 && dist < CUT_NEAR * e->len) cuts[(*nc)++] = l;
-    if (magdyn_vec3_norm(w) < END_NEAR * e->len) near[0] = 1;
-    if (magdyn_vec3_norm(magdyn_vec3_sub(w, e->d)) < END_NEAR * e->len) near[1] = 1;
+    double len2 = e->len * e->len, l = magdyn_vec3_dot(w, e->d) / len2;
+    double dist2 = magdyn_vec3_norm2(magdyn_vec3_madd(w, -l, e->d));
+    if (l > 1e-9 && l < 1.0 - 1e-9 && dist2 < CUT_NEAR * CUT_NEAR * len2) cuts[(*nc)++] = l;
+    if (magdyn_vec3_norm2(w) < END_NEAR * END_NEAR * len2) near[0] = 1;
+    if (magdyn_vec3_norm2(magdyn_vec3_sub(w, e->d)) < END_NEAR * END_NEAR * len2) near[1] = 1;
 }
 
 int mdc_line_cuts(magdyn_vec3 p0, magdyn_vec3 d, double len, const mdc_segment *sg, int ns,
