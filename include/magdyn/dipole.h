@@ -251,8 +251,9 @@ typedef enum {
  * non-passive magnets with moments on, through the fast multipole method
  * magdyn_dipoles_interact_tree at tol 1e-5, of magdyn/dipole_tree.h), each
  * non-passive magnet with each passive one through the same direct
- * kernel, each pair computed from both ends; the direct ways agree to
- * rounding.  Magnets of zero moment take no part.  rel_tol
+ * kernel, each pair computed from both ends (up to 64 such pairs, one
+ * pair at a time through magdyn_dipole_force_torque, with the reaction
+ * from Newton's third law); the direct ways agree to rounding.  Magnets of zero moment take no part.  rel_tol
  * is not used.  Box overlap is not checked; coincident centres of two
  * magnets with moments are MAGDYN_EOVERLAP.
  *
