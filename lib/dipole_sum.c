@@ -203,10 +203,38 @@ static void one_side(int nt, const magdyn_vec3 *pt, const magdyn_vec3 *mt, int n
     }
 }
 
+/* Up to this many pairs between the sets go one at a time: below it the
+ * tiled kernel's set-up (a tile's accumulators, a padded source block per
+ * side) costs more than the pairs (a snap of two magnets over a plate
+ * spent a quarter of its instructions there). */
+#define CROSS_SCALAR_PAIRS 64
+
+/* md_dipoles_cross pair by pair: the force and torque on the a-dipole,
+ * the reaction (Newton's third law, torque about the b-dipole) on the
+ * other. */
+static void cross_pairs(int na, const magdyn_vec3 *pa, const magdyn_vec3 *ma, int nb, const magdyn_vec3 *pb,
+                        const magdyn_vec3 *mb, magdyn_vec3 *fa, magdyn_vec3 *ta, magdyn_vec3 *fb, magdyn_vec3 *tb)
+{
+    int q, k;
+    for (q = 0; q < nb; q++)
+        for (k = 0; k < na; k++) {
+            magdyn_vec3 f, t;
+            magdyn_dipole_force_torque(mb[q], pb[q], ma[k], pa[k], &f, &t);
+            fa[k] = magdyn_vec3_add(fa[k], f);
+            ta[k] = magdyn_vec3_add(ta[k], t);
+            fb[q] = magdyn_vec3_sub(fb[q], f);
+            tb[q] = magdyn_vec3_sub(tb[q], magdyn_vec3_add(t, magdyn_vec3_cross(magdyn_vec3_sub(pa[k], pb[q]), f)));
+        }
+}
+
 void md_dipoles_cross(int na, const magdyn_vec3 *pa, const magdyn_vec3 *ma, int nb, const magdyn_vec3 *pb,
                       const magdyn_vec3 *mb, magdyn_vec3 *fa, magdyn_vec3 *ta, magdyn_vec3 *fb, magdyn_vec3 *tb)
 {
     if (na <= 0 || nb <= 0) return;
+    if ((long long)na * nb <= CROSS_SCALAR_PAIRS) {
+        cross_pairs(na, pa, ma, nb, pb, mb, fa, ta, fb, tb);
+        return;
+    }
     one_side(na, pa, ma, nb, pb, mb, fa, ta);
     one_side(nb, pb, mb, na, pa, ma, fb, tb);
 }

@@ -13,7 +13,7 @@
  * dipoles (pa, ma) due to all nb dipoles (pb, mb), and to fb[], tb[] those
  * on each of the nb due to all na; pairs within a set are not counted.
  * Each pair is computed from both ends (Newton's third law holds to
- * rounding).  A pair at one point contributes nothing: the caller rejects
+ * rounding); up to 64 pairs, each once, the reaction by the third law.  A pair at one point contributes nothing: the caller rejects
  * coincident dipoles first.  The ranges are the caller's
  * (magdyn_dipoles_interact(3)).
  */

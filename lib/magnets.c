@@ -31,11 +31,6 @@
  * the crossover at 8e3 to 1.2e4 dipoles for uniform random sets. */
 #define TREE_MIN_DIPOLES 10000
 #define TREE_TOL 1e-5
-/* Up to this many passive-active pairs meet one pair at a time: below it
- * the tiled kernel's set-up (a tile's accumulators, a padded source block
- * per side) costs more than the pairs (a snap of two magnets over a plate
- * spent a quarter of its instructions there). */
-#define CROSS_SCALAR_PAIRS 64
 
 /* ---- validation ------------------------------------------------------------ */
 
@@ -137,8 +132,7 @@ static int is_zero(magdyn_vec3 v)
  * Point dipoles.  The pairs among the non-passive magnets go through the
  * vectorised all-pairs kernel; the non-passive magnets and the passive
  * ones meet through the same kernel between the two sets
- * (md_dipoles_cross), or pair by pair when there are few such pairs
- * (CROSS_SCALAR_PAIRS); a box without moment takes no part.  scratch holds
+ * (md_dipoles_cross); a box without moment takes no part.  scratch holds
  * 10 n vectors, idx n ints.
  */
 static magdyn_status dipole_forces(int n, const magdyn_cuboid *c, const bool *passive,
@@ -173,7 +167,7 @@ static magdyn_status dipole_forces(int n, const magdyn_cuboid *c, const bool *pa
         mp[q - np] = magdyn_cuboid_moment(&c[j]);
         Fp[q - np] = Tp[q - np] = magdyn_v3(0, 0, 0);
     }
-    if ((long long)na * (n - np) > CROSS_SCALAR_PAIRS) md_dipoles_cross(na, pos, m, n - np, pp, mp, Fa, Ta, Fp, Tp);
+    md_dipoles_cross(na, pos, m, n - np, pp, mp, Fa, Ta, Fp, Tp);
     memset(F, 0, 2 * (size_t)n * sizeof *F);
     for (k = 0; k < na; k++) {
         F[idx[k]] = Fa[k];
@@ -183,14 +177,6 @@ static magdyn_status dipole_forces(int n, const magdyn_cuboid *c, const bool *pa
         F[idx[q]] = Fp[q - np];
         T[idx[q]] = Tp[q - np];
     }
-    if ((long long)na * (n - np) <= CROSS_SCALAR_PAIRS)
-        for (q = np; q < n; q++)
-            for (k = 0; k < na; k++) {
-                magdyn_vec3 f, t;
-                /* on the non-passive magnet, due to the passive one */
-                magdyn_dipole_force_torque(mp[q - np], pp[q - np], m[k], pos[k], &f, &t);
-                add_pair(F, T, idx[q], idx[k], pp[q - np], pos[k], f, t);
-            }
     memcpy(force, F, (size_t)n * sizeof *F);
     memcpy(torque, T, (size_t)n * sizeof *T);
     return MAGDYN_OK;
