@@ -5,13 +5,13 @@
  * For each: the simulated time until every magnet sleeps, the CPU seconds
  * that took, CPU seconds per simulated second, and the energy balance.
  * Run: make bench && bench/pile [--extended] [--chunk S] [--cpu S] [--time S]
- *                               [--contact-tol M] [--start-weight W]
+ *                               [--contact-tol M] [--start-weight W] [--model-tol T]
  *                               [N[/SEED] | N/A-B | column[/N] | tower[/N] ...]
  * (default: piles of 8 (seeds 1-12, with the medians over them) at the
  * world's defaults and again at contact_tol 1e-7 m and a contact step
  * weight of 0.45 (the theta-method, magdyn_world_new(3)), piles of 30 and
  * 100, the column and the tower; --contact-tol and --start-weight set
- * those two parameters; N/A-B runs piles of N for seeds A to B;
+ * those two parameters, --model-tol the extended model's tolerance; N/A-B runs piles of N for seeds A to B;
  * sweeps/ct is the solver's Gauss-Seidel sweeps per contact step, unconv
  * the contact solves that stopped at solver_iterations short of their
  * tolerance (magdyn_world_stats); overlap_m is the deepest overlap of two
@@ -33,6 +33,7 @@
 #include "../examples/scene.h"
 
 static double chunk = 0.01, cpu_max = 120.0, t_max = 10.0, contact_tol = 0.0, start_weight = -1.0;
+static double model_tol = 0.0;   /* 0: the scene's */
 static int extended;   /* the exact field of uniformly magnetised boxes */
 
 static double cpu(void)
@@ -48,6 +49,7 @@ static void run(const char *name, int n, int kind, unsigned long long seed, doub
     magdyn_world_params p = scene_params();
     magdyn_world *w;
     if (extended) p.model = MAGDYN_MODEL_CUBOID;
+    if (model_tol > 0.0) p.model_tol = model_tol;
     if (contact_tol > 0.0) {
         p.contact_tol = contact_tol;
         p.contact_margin = fmax(p.contact_margin, contact_tol);
@@ -142,7 +144,7 @@ int main(int argc, char **argv)
         }
         if (argc <= 2 || (strcmp(argv[1], "--chunk") != 0 && strcmp(argv[1], "--cpu") != 0
                           && strcmp(argv[1], "--time") != 0 && strcmp(argv[1], "--contact-tol") != 0
-                          && strcmp(argv[1], "--start-weight") != 0))
+                          && strcmp(argv[1], "--start-weight") != 0 && strcmp(argv[1], "--model-tol") != 0))
             break;
         v = atof(argv[2]);
         if (strcmp(argv[1], "--start-weight") == 0) {
@@ -162,11 +164,14 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], "--chunk") == 0) chunk = v;
         else if (strcmp(argv[1], "--cpu") == 0) cpu_max = v;
         else if (strcmp(argv[1], "--contact-tol") == 0) contact_tol = v;
+        else if (strcmp(argv[1], "--model-tol") == 0) model_tol = v;
         else t_max = v;
         argv += 2;
         argc -= 2;
     }
-    if (extended) printf("extended model (MAGDYN_MODEL_CUBOID, model_tol %g)\n", scene_params().model_tol);
+    if (extended)
+        printf("extended model (MAGDYN_MODEL_CUBOID, model_tol %g)\n",
+               model_tol > 0.0 ? model_tol : scene_params().model_tol);
     printf("%-8s %5s %9s %9s %9s %9s %10s %10s %9s %7s %9s %9s %3s\n", "scene", "N", "sim_s", "at_rest",
            "cpu_s", "cpu/sim", "rk_steps", "ct_steps", "sweeps/ct", "unconv", "E_unacc", "overlap_m", "off");
     if (argc > 1) {

@@ -17,6 +17,8 @@
 #include "cuboid_check.h"
 #include "dipole_sum.h"
 #include "cuboid_energy.h"
+#include "cuboid_reuse.h"
+#include "magnets.h"
 #include <magdyn/sat.h>
 
 #define MIN_REL_TOL 1e-12
@@ -108,8 +110,9 @@ static magdyn_status cuboid_pair(const magdyn_cuboid *ci, const magdyn_cuboid *c
     return magdyn_cuboid_force_torque(ci, &moved, rel_tol, f, t);
 }
 
-static magdyn_status cuboid_forces(int n, const magdyn_cuboid *c, double rel_tol,
-                                   const bool *passive, magdyn_vec3 *F, magdyn_vec3 *T)
+static magdyn_status cuboid_forces(int n, const magdyn_cuboid *c, const int *ids, double rel_tol,
+                                   const bool *passive, mdc_reuse *reuse, magdyn_vec3 *F,
+                                   magdyn_vec3 *T)
 {
     int i, j;
     for (i = 0; i < n; i++)
@@ -117,7 +120,10 @@ static magdyn_status cuboid_forces(int n, const magdyn_cuboid *c, double rel_tol
             magdyn_vec3 f, t;
             magdyn_status s;
             if (!needed(passive, i, j)) continue;
-            if ((s = cuboid_pair(&c[i], &c[j], rel_tol, &f, &t)) != MAGDYN_OK) return s;
+            s = reuse ? mdc_reuse_force(reuse, ids ? ids[i] : i, ids ? ids[j] : j, &c[i], &c[j],
+                                        rel_tol, cuboid_pair, &f, &t)
+                      : cuboid_pair(&c[i], &c[j], rel_tol, &f, &t);
+            if (s != MAGDYN_OK) return s;
             add_pair(F, T, i, j, c[i].center, c[j].center, f, t);
         }
     return MAGDYN_OK;
@@ -186,6 +192,14 @@ magdyn_status magdyn_magnets_interact(int n, const magdyn_cuboid *c, magdyn_magn
                                       double rel_tol, const bool *passive,
                                       magdyn_vec3 *force, magdyn_vec3 *torque)
 {
+    return md_magnets_interact_reuse(n, c, NULL, model, rel_tol, passive, NULL, force, torque);
+}
+
+magdyn_status md_magnets_interact_reuse(int n, const magdyn_cuboid *c, const int *ids,
+                                        magdyn_magnet_model model, double rel_tol,
+                                        const bool *passive, mdc_reuse *reuse,
+                                        magdyn_vec3 *force, magdyn_vec3 *torque)
+{
     magdyn_vec3 *scratch;
     int *idx;
     magdyn_status s;
@@ -208,7 +222,7 @@ magdyn_status magdyn_magnets_interact(int n, const magdyn_cuboid *c, magdyn_magn
     } else {
         magdyn_vec3 *F = scratch, *T = scratch + n;
         memset(F, 0, 2 * (size_t)n * sizeof *F);
-        s = cuboid_forces(n, c, rel_tol, passive, F, T);
+        s = cuboid_forces(n, c, ids, rel_tol, passive, reuse, F, T);
         if (s == MAGDYN_OK) {
             memcpy(force, F, (size_t)n * sizeof *F);
             memcpy(torque, T, (size_t)n * sizeof *T);

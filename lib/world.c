@@ -15,6 +15,7 @@
 #include <magdyn/dipole.h>
 #include <magdyn/sat.h>
 #include <magdyn/contact.h>
+#include "cuboid_reuse.h"
 #include "world_impl.h"
 #include "reserved.h"
 
@@ -86,6 +87,7 @@ magdyn_world *magdyn_world_new(const magdyn_world_params *params)
 static void release(magdyn_world *w)
 {
     magdyn_ode_free(w->ode);
+    mdc_reuse_free(w->reuse);
     free(w->b); free(w->mom); free(w->role);
     free(w->cub); free(w->passive); free(w->fpass);
     free(w->F); free(w->T); free(w->Fs); free(w->Ts);

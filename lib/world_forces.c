@@ -8,6 +8,7 @@
 #include <magdyn/world.h>
 #include <magdyn/dipole.h>
 #include "world_impl.h"
+#include "magnets.h"
 
 /* Magnet i as an extended magnet at the pose of body b: J = mu0 m / V. */
 static magdyn_cuboid cuboid_of(const magdyn_world *w, int i, const magdyn_body *b)
@@ -21,6 +22,15 @@ static magdyn_cuboid cuboid_of(const magdyn_world *w, int i, const magdyn_body *
     return c;
 }
 
+/* The store of extended pair forces, made on first use; NULL (every pair
+ * exact) for point dipoles or when it cannot be made. */
+static mdc_reuse *reuse_of(magdyn_world *w)
+{
+    if (w->p.model != MAGDYN_MODEL_CUBOID) return NULL;
+    if (!w->reuse) w->reuse = mdc_reuse_new();
+    return w->reuse;
+}
+
 magdyn_status magdyn_wi_forces(magdyn_world *w, const magdyn_body *bodies,
                                const bool *passive, magdyn_vec3 *F, magdyn_vec3 *T)
 {
@@ -28,7 +38,8 @@ magdyn_status magdyn_wi_forces(magdyn_world *w, const magdyn_body *bodies,
     magdyn_status s;
     int i;
     for (i = 0; i < w->n; i++) w->cub[i] = cuboid_of(w, i, &bodies[i]);
-    s = magdyn_magnets_interact(w->n, w->cub, w->p.model, w->p.model_tol, passive, F, T);
+    s = md_magnets_interact_reuse(w->n, w->cub, NULL, w->p.model, w->p.model_tol, passive,
+                                  reuse_of(w), F, T);
     if (s != MAGDYN_OK) return s;
     for (i = 0; i < w->n; i++) {
         magdyn_vec3 mi = magdyn_quat_rotate(bodies[i].orientation, w->mom[i]);
@@ -54,7 +65,8 @@ magdyn_status magdyn_wi_held_forces(magdyn_world *w, const magdyn_body *bodies, 
             m++;
         }
     /* Fs, Ts: free until the flight's right-hand side needs them */
-    s = magdyn_magnets_interact(m, w->hcub, w->p.model, w->p.model_tol, w->hpass, w->Fs, w->Ts);
+    s = md_magnets_interact_reuse(m, w->hcub, w->hidx, w->p.model, w->p.model_tol, w->hpass,
+                                  reuse_of(w), w->Fs, w->Ts);
     if (s != MAGDYN_OK) return s;
     for (k = 0; k < m; k++) {
         F[w->hidx[k]] = w->Fs[k];

@@ -66,6 +66,7 @@ struct magdyn_world {
     magdyn_vec3 *Fh, *Th;      /* pair forces among the magnets held during the flight */
     double hfly;               /* length of the last flight step [s] */
     magdyn_cuboid *hcub;       /* scratch of magdyn_wi_held_forces */
+    struct mdc_reuse *reuse;   /* extended pair forces kept between evaluations (NULL: none yet) */
     bool *hpass;
     int *hidx;
 

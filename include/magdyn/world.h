@@ -42,9 +42,10 @@ typedef struct {
                                  of each state component (m, m/s, 1, rad/s) */
     double max_step;          /* [s] longest integrator step, > 0 */
     magdyn_magnet_model model;
-    double model_tol;         /* relative accuracy of extended-cuboid forces; with that
-                                 model the integrator's rtol and atol are each at least
-                                 model_tol / 100 */
+    double model_tol;         /* relative accuracy of extended-cuboid forces (half for the
+                                 exact evaluation, half for reusing a pair's force near
+                                 its last pose); with that model the integrator's rtol
+                                 and atol are each at least model_tol / 100 */
     magdyn_vec3 gravity;      /* [m/s^2], inertial */
     magdyn_vec3 field;        /* uniform external field B0 [T], inertial */
     double contact_tol;       /* length tolerance of contact times and resting gaps [m] */
