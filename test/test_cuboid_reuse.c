@@ -73,7 +73,7 @@ START_TEST(reused_forces_stay_within_tolerance)
     for (g = 0; g < 3; g++)
         for (q = 0; q < 3; q++)
             for (v = 0; v < 2; v++)
-                for (trial = 0; trial < 2; trial++) {
+                for (trial = 0; trial < test_count(2); trial++) {
                     magdyn_quat q0 = magdyn_quat_from_axis_angle(test_rng_vec3(&r, -1, 1), 0.3);
                     magdyn_cuboid s = cube(magdyn_v3(0, 0, 0), magdyn_quat_identity(), magdyn_v3(0, 0, J));
                     magdyn_cuboid d0 = cube(magdyn_v3(0.3 * H, -0.2 * H, H + 1.8 * H + gaps[g]), q0,
@@ -85,7 +85,7 @@ START_TEST(reused_forces_stay_within_tolerance)
                     double w = 0.5 * speeds[v] / magdyn_vec3_norm(d0.half);
                     mdc_reuse *store = mdc_reuse_new();
                     long long nr, ne;
-                    int steps = (int)test_count(60);
+                    int steps = 60;
                     ck_assert_ptr_nonnull(store);
                     for (k = 0; k < steps; k++) {
                         magdyn_cuboid d = along(d0, vel, axis, w, k);
