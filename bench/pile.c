@@ -87,6 +87,9 @@ static void run(const char *name, int n, int kind, unsigned long long seed, doub
            magdyn_world_time(w), rest >= 0 ? "yes" : "no", c, c / magdyn_world_time(w), st.steps,
            st.contact_steps, st.contact_steps > 0 ? (double)st.solver_sweeps / st.contact_steps : 0.0,
            st.solver_unconverged, bal, scene_worst_overlap(w), off, s == MAGDYN_OK ? "" : magdyn_strerror(s));
+    if (extended)
+        printf("%-8s extended pair forces: %lld computed, %lld reused (%.0f%%)\n", "", st.pairs_exact,
+               st.pairs_reused, 100.0 * st.pairs_reused / fmax(1.0, (double)(st.pairs_exact + st.pairs_reused)));
     fflush(stdout);
     magdyn_world_free(w);
     if (cpu_s) *cpu_s = c;

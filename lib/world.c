@@ -276,5 +276,6 @@ magdyn_status magdyn_world_get_stats(const magdyn_world *w, magdyn_world_stats *
 {
     if (!w || !out) return MAGDYN_EINVAL;
     *out = w->st;
+    mdc_reuse_counts(w->reuse, &out->pairs_reused, &out->pairs_exact);
     return MAGDYN_OK;
 }

@@ -132,8 +132,8 @@ START_TEST(old_world_params_run_as_the_defaults)
     /* the magnet came to rest on the held one: 1 cm above, within contact_margin */
     ck_assert_double_eq_tol(m_old.position.z, 0.01, 1e-6);
     /* stats: nothing past the old size; the slots later versions gave a
-       meaning (energy_external, solver_sweeps, solver_unconverged) hold
-       those fields, the others zero */
+       meaning (energy_external, solver_sweeps, solver_unconverged,
+       pairs_exact, pairs_reused) hold those fields, the others zero */
     ck_assert(all_bytes(st_old + sizeof(v1_world_stats), PAD, GUARD));
     {
         const magdyn_world_stats *cur = (const magdyn_world_stats *)st_now;
@@ -141,7 +141,9 @@ START_TEST(old_world_params_run_as_the_defaults)
         ck_assert_int_eq(so->reserved[1].i, cur->solver_sweeps);
         ck_assert_int_eq(so->reserved[2].i, cur->solver_unconverged);
         ck_assert_int_gt(cur->solver_sweeps, 0);   /* the landing was solved */
-        ck_assert(all_bytes(&so->reserved[3], 5 * sizeof so->reserved[0], 0));
+        ck_assert_int_eq(so->reserved[3].i, cur->pairs_exact);
+        ck_assert_int_eq(so->reserved[4].i, cur->pairs_reused);
+        ck_assert(all_bytes(&so->reserved[5], 3 * sizeof so->reserved[0], 0));
     }
     /* the magnet read back has zero slots */
     ck_assert(all_bytes(m_old.reserved, sizeof m_old.reserved, 0));

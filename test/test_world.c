@@ -213,6 +213,13 @@ START_TEST(cuboid_model_free_flight)
     ck_assert_double_le(magdyn_vec3_dist(l0, l1), 1e-7 * magdyn_vec3_norm(l0));   /* rtol */
     ck_assert_msg(fabs(e1 - e0) <= 1e-4 * fabs(e0), "dE %g of %g", e1 - e0, e0);
     ck_assert_double_gt(magdyn_world_kinetic_energy(w), 1.5 * 0.5 * a.mass * 0.04);  /* they attract */
+    {
+        /* the one pair is evaluated or reused at every force evaluation */
+        magdyn_world_stats st;
+        ck_assert_int_eq(magdyn_world_get_stats(w, &st), MAGDYN_OK);
+        ck_assert_int_gt(st.pairs_exact, 0);
+        ck_assert_int_eq(st.pairs_exact + st.pairs_reused, st.force_evals);
+    }
     magdyn_world_free(w);
 }
 END_TEST

@@ -214,7 +214,9 @@ typedef struct {
                                    taken again shorter counts once) */
     long long solver_unconverged;  /* those solves that ended at solver_iterations sweeps
                                       short of solver_tolerance */
-    magdyn_reserved reserved[5];  /* written as zero (magdyn(7), ABI POLICY) */
+    long long pairs_exact;      /* extended-model pair forces computed (MAGDYN_MODEL_CUBOID) */
+    long long pairs_reused;     /* ... reused near the pose they were computed at */
+    magdyn_reserved reserved[3];  /* written as zero (magdyn(7), ABI POLICY) */
 } magdyn_world_stats;
 
 /* Fill *out.  MAGDYN_EINVAL for NULL. */
