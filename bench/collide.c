@@ -5,7 +5,9 @@
  * magdyn_obb_manifold and the batched magdyn_obb_manifold_pairs (256 pairs
  * a call into a buffer that stays in cache) against ODE's dBoxBox (up to 8
  * contacts), with the agreement of their answers (the batches must match
- * the single calls to the last bit).  Printed, not asserted.  Without ODE
+ * the single calls to the last bit); and magdyn_obb_contacts one pair at a
+ * time against the batched magdyn_obb_contacts_pairs (CCHUNK pairs a call,
+ * MAGDYN_MAX_PAIR_MANIFOLDS slots a pair, as the stepper calls it).  Printed, not asserted.  Without ODE
  * only the libmagdyn figures are printed.
  *
  * Boxes: half extents uniform in [0.1, 1] m, uniformly random orientations,
@@ -25,6 +27,7 @@
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <stdint.h>
 #include <math.h>
 #include <time.h>
@@ -76,6 +79,9 @@ static int *IA, *IB;           /* pair k is P[IA[k]], P[IB[k]] */
 static int *PAIRS, *OUT;       /* the same pairs interleaved, for magdyn_obb_overlap_pairs */
 #define CHUNK 256              /* manifolds per magdyn_obb_manifold_pairs call (an L1-sized buffer) */
 static magdyn_manifold MOUT[CHUNK];
+#define CCHUNK 64              /* pairs per magdyn_obb_contacts_pairs call */
+static magdyn_manifold COUT[CCHUNK * MAGDYN_MAX_PAIR_MANIFOLDS];
+static int CCOUNT[CCHUNK];
 
 /* magdyn_obb_manifold_pairs over all pairs, CHUNK at a time [ns/pair] */
 static double time_manifold_pairs(void)
@@ -90,6 +96,41 @@ static double time_manifold_pairs(void)
     }
     sink = acc;
     return (now() - t0) / (double)NPAIRS * 1e9;
+}
+
+/* magdyn_obb_contacts_pairs over all pairs, CCHUNK at a time [ns/pair] */
+static double time_contacts_pairs(void)
+{
+    double t0 = now(), acc = 0.0;
+    long k;
+    int j;
+    for (k = 0; k < NPAIRS; k += CCHUNK) {
+        int n = NPAIRS - k < CCHUNK ? (int)(NPAIRS - k) : CCHUNK;
+        magdyn_obb_contacts_pairs((int)NPOOL, P, n, PAIRS + 2 * k, 0.0, COUT, MAGDYN_MAX_PAIR_MANIFOLDS, CCOUNT);
+        for (j = 0; j < n; j++) acc += CCOUNT[j];
+    }
+    sink = acc;
+    return (now() - t0) / (double)NPAIRS * 1e9;
+}
+
+/* how many pairs magdyn_obb_contacts_pairs answers as magdyn_obb_contacts,
+ * byte for byte */
+static long contacts_agree(void)
+{
+    long same = 0, k;
+    for (k = 0; k < NPAIRS; k += CCHUNK) {
+        int n = NPAIRS - k < CCHUNK ? (int)(NPAIRS - k) : CCHUNK, j, e;
+        magdyn_obb_contacts_pairs((int)NPOOL, P, n, PAIRS + 2 * k, 0.0, COUT, MAGDYN_MAX_PAIR_MANIFOLDS, CCOUNT);
+        for (j = 0; j < n; j++) {
+            magdyn_manifold m1[MAGDYN_MAX_PAIR_MANIFOLDS];
+            int c = magdyn_obb_contacts(&P[PAIRS[2 * (k + j)]], &P[PAIRS[2 * (k + j) + 1]], 0.0, m1,
+                                        MAGDYN_MAX_PAIR_MANIFOLDS), ok = c == CCOUNT[j];
+            for (e = 0; ok && e < c; e++)
+                ok = memcmp(&m1[e], &COUT[j * MAGDYN_MAX_PAIR_MANIFOLDS + e], sizeof m1[e]) == 0;
+            same += ok;
+        }
+    }
+    return same;
 }
 
 /* the median of REPEAT runs (the machine may be shared) */
@@ -141,7 +182,7 @@ static void to_ode(const magdyn_obb *b, ode_box *o)
 }
 #endif
 
-enum { T_FLAG, T_BATCH, T_FULL, T_MAN, T_MANB, T_TOUCH, T_BOXBOX, T_TOUCH_Q, T_BOXBOX_Q, T_N };
+enum { T_FLAG, T_BATCH, T_FULL, T_MAN, T_MANB, T_CON, T_CONB, T_TOUCH, T_BOXBOX, T_TOUCH_Q, T_BOXBOX_Q, T_N };
 
 static void run(const char *label)
 {
@@ -166,6 +207,11 @@ static void run(const char *label)
         TIME_PASS(ts[T_FULL][r], { magdyn_sat_result s_; magdyn_obb_sat(&A_, &B_, &s_); acc_ += s_.separation; });
         TIME_PASS(ts[T_MAN][r], { magdyn_manifold m_; acc_ += magdyn_obb_manifold(&A_, &B_, 0.0, &m_); });
         ts[T_MANB][r] = time_manifold_pairs();
+        TIME_PASS(ts[T_CON][r], {
+            magdyn_manifold m_[MAGDYN_MAX_PAIR_MANIFOLDS];
+            acc_ += magdyn_obb_contacts(&A_, &B_, 0.0, m_, MAGDYN_MAX_PAIR_MANIFOLDS);
+        });
+        ts[T_CONB][r] = time_contacts_pairs();
 #ifdef HAVE_ODE
         TIME_PASS(ts[T_TOUCH][r], acc_ += dBoxTouchesBox(OA_.p, OA_.R, OA_.side, OB_.p, OB_.R, OB_.side););
         TIME_PASS(ts[T_BOXBOX][r], {
@@ -266,6 +312,9 @@ static void run(const char *label)
     printf("  magdyn_obb_manifold (margin 0):                 %6.1f ns/pair\n", t_man);
     printf("  (ODE not found: no comparison)\n");
 #endif
+    printf("  magdyn_obb_contacts (margin 0, one at a time):  %6.1f ns/pair\n", med[T_CON]);
+    printf("  magdyn_obb_contacts_pairs (%d per call):         %6.1f ns/pair   (ratio %.2f; answers as magdyn_obb_contacts: %ld of %ld)\n",
+           CCHUNK, med[T_CONB], median_ratio(ts[T_CONB], ts[T_CON]), contacts_agree(), NPAIRS);
 }
 
 static int setup(long npool, int stream)

@@ -284,10 +284,10 @@ int obb_manifold_all(const magdyn_obb *a, const magdyn_obb *b, double margin, ma
 }
 
 int obb_manifold_from_sat(const obb_pair *P, const obb_sat *r, const magdyn_obb *a,
-                          const magdyn_obb *b, double margin, magdyn_manifold *out)
+                          const magdyn_obb *b, double margin, int cap, magdyn_manifold *out)
 {
     manifold_none(out);
-    return manifold_finite(manifold_from_sat(P, r, a, b, margin, 4, out), out);
+    return manifold_finite(manifold_from_sat(P, r, a, b, margin, cap, out), out);
 }
 
 int obb_face_manifold(const magdyn_obb *a, const magdyn_obb *b, int k, int pos, double margin,

@@ -12,7 +12,11 @@
  * of the one before.  Each lane evaluates exactly the expressions of
  * obb_pair_of and obb_sat_core in the same order (IEEE operations, no
  * contraction).  The arguments are checked and the vector path chosen as
- * for the overlap batch (sat_batch.c).
+ * for the overlap batch (sat_batch.c).  The same passes give
+ * obb_manifold_all's answers too (every clipped vertex kept, for the
+ * batched contact sets of contact_set_batch.c), into slots a stride apart,
+ * with a flag for each pair that the separating-axis test put beyond the
+ * margin.
  */
 #ifdef __clang__
 /* a * b + c stays two roundings, as in the scalar core, also in the inline
@@ -25,17 +29,25 @@
  * them: configure.ac, mk/collide.am) */
 #include <float.h>
 #include <math.h>
+#include <string.h>
 #include <magdyn/contact.h>
 #include "contact_impl.h"
 #include "contact_batch_impl.h"
 
-/* The manifolds of the pairs, one at a time. */
-static void manifold_scalar(const magdyn_obb *boxes, int npairs, const int *pairs, double margin,
-                            magdyn_manifold *man)
+/* The manifolds of the pairs, one at a time, pair k into man[k stride]
+ * (cut to cap points: 4 or MAGDYN_MAX_CONTACTS); apart (when not NULL)
+ * all 0, for not known. */
+static void manifold_scalar(const magdyn_obb *boxes, int npairs, const int *pairs, double margin, int cap,
+                            magdyn_manifold *man, int stride, unsigned char *apart)
 {
     int k;
-    for (k = 0; k < npairs; k++)
-        magdyn_obb_manifold(&boxes[pairs[2 * k]], &boxes[pairs[2 * k + 1]], margin, &man[k]);
+    if (apart) memset(apart, 0, (size_t)npairs);
+    for (k = 0; k < npairs; k++) {
+        const magdyn_obb *a = &boxes[pairs[2 * k]], *b = &boxes[pairs[2 * k + 1]];
+        magdyn_manifold *o = &man[(size_t)k * (size_t)stride];
+        if (cap > 4) obb_manifold_all(a, b, margin, o);
+        else magdyn_obb_manifold(a, b, margin, o);
+    }
 }
 
 #ifdef LANES4_AVAILABLE
@@ -183,7 +195,8 @@ BLOCK_FN int list_near(man_batch *m, int nb)
         }
         apart = spheres_apart4(A, B, m->margin);
         for (l = 0; l < 4; l++) {
-            manifold_none(&m->man[k + l]);
+            manifold_none(&m->man[(size_t)(k + l) * (size_t)m->stride]);
+            m->apart[4 * b + l] = 0;
             m->near[n] = 4 * b + l;
             m->a[n] = A[l];
             m->b[n] = B[l];
@@ -212,8 +225,11 @@ BLOCK_FN int test_near(const man_batch *m, int nnear, blockrec *rec, int *live)
         }
         block4(A, B, m->margin, &rec[b], res);
         for (l = 0; l < 4; l++) {
+            const int in = 4 * b + l < nnear;
             live[n] = 4 * b + l;
-            n += (res[l] > 0) & (4 * b + l < nnear);
+            n += (res[l] > 0) & in;
+            /* (a padding lane writes its copy's flag again) */
+            m->apart[m->near[4 * b + l]] = (unsigned char)(res[l] <= 0);
         }
     }
     return n;
@@ -230,18 +246,20 @@ BLOCK_FN int test_near(const man_batch *m, int nnear, blockrec *rec, int *live)
  * the caller).
  */
 BLOCK_FN void manifold_blocks(const magdyn_obb *boxes, int npairs, const int *pairs, int k0, int nb,
-                              double margin, magdyn_manifold *man,
+                              double margin, int cap, magdyn_manifold *man, int stride, unsigned char *apart,
                               void (*face_contacts)(const man_batch *, const int *, int, const blockrec *,
                                                     const obb_sat *),
                               void (*edge_contacts)(const man_batch *, const int *, int, const blockrec *,
                                                     obb_sat *))
 {
     man_batch m;
+    unsigned char apart_scratch[4 * SUB_BLOCKS];
     blockrec rec[SUB_BLOCKS];
     obb_sat R[4 * SUB_BLOCKS];
     int live[4 * SUB_BLOCKS], face[4 * SUB_BLOCKS], edge[4 * SUB_BLOCKS];
     int nlive, npend = 0, nface = 0, nedge = 0, i;
     m.boxes = boxes; m.pairs = pairs; m.npairs = npairs; m.k0 = k0; m.margin = margin; m.man = man;
+    m.cap = cap; m.stride = stride; m.apart = apart ? apart + k0 : apart_scratch;
     nlive = test_near(&m, list_near(&m, nb), rec, live);
     /* the lanes with no edge axis to step are done with the faces' answer
      * (finish_lane's, with no branch on whether there is any); the others
@@ -261,6 +279,7 @@ BLOCK_FN void manifold_blocks(const magdyn_obb *boxes, int npairs, const int *pa
     }
     for (i = 0; i < npend; i++) {
         int s = live[i], in = finish_lane(&rec[s >> 2], s & 3, margin, &R[s]);
+        m.apart[m.near[s]] = (unsigned char)!in;
         face[nface] = s;
         nface += in & (R[s].axis < 6);
         edge[nedge] = s;
@@ -278,34 +297,36 @@ BLOCK_FN void manifold_blocks(const magdyn_obb *boxes, int npairs, const int *pa
  */
 #define MANIFOLD_VARIANT(name, isa, faces, edges)                                                        \
     __attribute__((target(isa))) static void name(const magdyn_obb *boxes, int npairs, const int *pairs, \
-                                                  double margin, magdyn_manifold *man)                   \
+                                                  double margin, int cap, magdyn_manifold *man,          \
+                                                  int stride, unsigned char *apart)                      \
     {                                                                                                    \
         int k, nb;                                                                                       \
         for (k = 0; k + 4 <= npairs; k += 4 * nb) {                                                      \
             nb = (npairs - k) / 4 < SUB_BLOCKS ? (npairs - k) / 4 : SUB_BLOCKS;                          \
-            manifold_blocks(boxes, npairs, pairs, k, nb, margin, man, faces, edges);                     \
+            manifold_blocks(boxes, npairs, pairs, k, nb, margin, cap, man, stride, apart, faces, edges); \
         }                                                                                                \
-        manifold_scalar(boxes, npairs - k, pairs + 2 * k, margin, man + k); /* the last few */           \
+        manifold_scalar(boxes, npairs - k, pairs + 2 * k, margin, cap, man + (size_t)k * (size_t)stride, \
+                        stride, apart ? apart + k : NULL); /* the last few */                            \
     }
 MANIFOLD_VARIANT(manifold_avx2, "avx2", batch_face_contacts_avx2, batch_edge_contacts_avx2)
 MANIFOLD_VARIANT(manifold_avx512, "avx2,avx512f,avx512vl", batch_face_contacts_avx512, batch_edge_contacts_avx512)
 
-static void manifold_batch(const magdyn_obb *boxes, int npairs, const int *pairs, double margin,
-                           magdyn_manifold *man, magdyn_simd simd)
+void obb_manifold_batch(const magdyn_obb *boxes, int npairs, const int *pairs, double margin, int cap,
+                        magdyn_manifold *man, int stride, unsigned char *apart, magdyn_simd simd)
 {
     int isa = sat_batch_isa(simd);
-    if (isa == BATCH_ISA_AVX512) manifold_avx512(boxes, npairs, pairs, margin, man);
-    else if (isa == BATCH_ISA_AVX2) manifold_avx2(boxes, npairs, pairs, margin, man);
-    else manifold_scalar(boxes, npairs, pairs, margin, man);
+    if (isa == BATCH_ISA_AVX512) manifold_avx512(boxes, npairs, pairs, margin, cap, man, stride, apart);
+    else if (isa == BATCH_ISA_AVX2) manifold_avx2(boxes, npairs, pairs, margin, cap, man, stride, apart);
+    else manifold_scalar(boxes, npairs, pairs, margin, cap, man, stride, apart);
 }
 
 #else
 
-static void manifold_batch(const magdyn_obb *boxes, int npairs, const int *pairs, double margin,
-                           magdyn_manifold *man, magdyn_simd simd)
+void obb_manifold_batch(const magdyn_obb *boxes, int npairs, const int *pairs, double margin, int cap,
+                        magdyn_manifold *man, int stride, unsigned char *apart, magdyn_simd simd)
 {
     (void)simd;
-    manifold_scalar(boxes, npairs, pairs, margin, man);
+    manifold_scalar(boxes, npairs, pairs, margin, cap, man, stride, apart);
 }
 
 #endif
@@ -319,7 +340,7 @@ magdyn_status magdyn_obb_manifold_pairs_simd(int nboxes, const magdyn_obb *boxes
     if (isnan(margin) || isinf(margin)) return MAGDYN_ENONFINITE;
     if (margin < 0.0) return MAGDYN_EINVAL;
     st = sat_batch_check_pairs(nboxes, boxes, npairs, pairs, out);
-    if (st == MAGDYN_OK && npairs > 0) manifold_batch(boxes, npairs, pairs, margin, out, simd);
+    if (st == MAGDYN_OK && npairs > 0) obb_manifold_batch(boxes, npairs, pairs, margin, 4, out, 1, NULL, simd);
     return st;
 }
 

@@ -182,7 +182,7 @@ BLOCK_FN void edge_contacts(const man_batch *m, const int *edge, int nedge, cons
                 obb_pair P;
                 pair_of_lane(&rec[s >> 2], s & 3, MB_A(m, s), &P);
                 obb_edge_normal(&P, R[s].axis, R[s].nl);
-                obb_manifold_from_sat(&P, &R[s], MB_A(m, s), MB_B(m, s), m->margin, MB_OUT(m, s));
+                obb_manifold_from_sat(&P, &R[s], MB_A(m, s), MB_B(m, s), m->margin, m->cap, MB_OUT(m, s));
             }
         }
     }

@@ -25,10 +25,10 @@
 /* face_clip as its own function, compiled for the baseline like
  * contact.c: inlined into the vector code it runs slower */
 static __attribute__((noinline)) int face_clip_lane(poly_t *cur, poly_t *spare, int n, unsigned sides, double hu,
-                                                    double hv, double hr, double tol, double margin, poly_t **res,
-                                                    double *depth, int *idx)
+                                                    double hv, double hr, double tol, double margin, int cap,
+                                                    poly_t **res, double *depth, int *idx)
 {
-    return face_clip(cur, spare, n, sides, hu, hv, hr, tol, margin, 4, res, depth, idx);
+    return face_clip(cur, spare, n, sides, hu, hv, hr, tol, margin, cap, res, depth, idx);
 }
 
 /* x[r], x[r + 1], x[r - 1] (mod 3), lane-wise, for r0 = (r == 0) and
@@ -60,13 +60,15 @@ BLOCK_FN v4 vmax4(v4 x0, v4 x1, v4 x2, v4 x3) { return vmax(x3, vmax(x2, vmax(x1
 typedef struct {
     v4 n[3], sigma, hu, hv, hr, tol, fr[7];
     m4 r0, r1, ra;
-    double q1[5][4][4], chv[4], pt[4][4][4];
+    double q1[5][4][4], chv[4];
+    /* the points kept, pt[coordinate or depth][lane][point] (up to cap) */
+    double pt[4][4][MAGDYN_MAX_CONTACTS];
     unsigned need[4], keep[4], cross[4], cyl;
     /* for the ids: the reference face r and the incident face k of each
      * lane, and the masks of lanes whose faces are on the + side */
     int face_r[4], face_k[4];
     unsigned r_pos, k_pos;
-    unsigned id[4][4];
+    unsigned id[4][MAGDYN_MAX_CONTACTS];
     int cnt[4];
     magdyn_manifold *out[4];
 } face_group;
@@ -201,12 +203,12 @@ BLOCK_FN void face4_setup(const blockrec *rec, m4 pos, m4 axis, const magdyn_obb
 }
 
 /* Lane l of g: the compaction of the first clip, the other sides (face_clip),
- * and the points kept into g->pt, their number into g->cnt. */
-BLOCK_FN void face_lane(face_group *g, int l, double margin)
+ * and the points kept (up to cap) into g->pt, their number into g->cnt. */
+BLOCK_FN void face_lane(face_group *g, int l, double margin, int cap)
 {
     poly_t A_, B_, *cur;
     double dep[8];
-    int idx[4], c1 = g->cyl >> l & 1, m = 0, i;
+    int idx[MAGDYN_MAX_CONTACTS], c1 = g->cyl >> l & 1, m = 0, i;
     unsigned sides = (g->need[0] >> l & 1) | (g->need[1] >> l & 1) << 1 | (g->need[2] >> l & 1) << 2
                      | (g->need[3] >> l & 1) << 3;
     double *qc = B_.v[c1], *qo = B_.v[1 - c1], *qz = B_.v[2];
@@ -230,12 +232,12 @@ BLOCK_FN void face_lane(face_group *g, int l, double margin)
                                 | ((4 + side) << TAG_LINE_SHIFT & -keep) | ((unsigned)i << TAG_LINE_SHIFT & (keep - 1u)));
         m += g->cross[i] >> l & 1;
     }
-    g->cnt[l] = face_clip_lane(&B_, &A_, m, sides & (sides - 1), g->hu[l], g->hv[l], g->hr[l], g->tol[l], margin, &cur,
-                               dep, idx);
+    g->cnt[l] = face_clip_lane(&B_, &A_, m, sides & (sides - 1), g->hu[l], g->hv[l], g->hr[l], g->tol[l], margin, cap,
+                               &cur, dep, idx);
     face_ids_of(&fid, (int)(g->ra[l] & 1), g->face_r[l], (int)(g->r_pos >> l & 1), g->face_k[l],
                 (int)(g->k_pos >> l & 1));
-    /* (all four, counted or not: no branch on the count) */
-    for (i = 0; i < 4; i++) {
+    /* (all cap, counted or not: no branch on the count) */
+    for (i = 0; i < cap; i++) {
         g->pt[0][l][i] = cur->v[0][idx[i]];
         g->pt[1][l][i] = cur->v[1][idx[i]];
         g->pt[2][l][i] = cur->v[2][idx[i]];
@@ -244,28 +246,30 @@ BLOCK_FN void face_lane(face_group *g, int l, double margin)
     }
 }
 
-/* The points of g's lanes back to the inertial frame, halfway between the
- * surfaces, and manifold_finite, into the manifolds. */
-BLOCK_FN void face4_out(const face_group *g)
+/* The points (up to cap, 4 or 8) of g's lanes back to the inertial frame,
+ * halfway between the surfaces, and manifold_finite, into the manifolds. */
+BLOCK_FN void face4_out(const face_group *g, int cap)
 {
     const v4 zero = {0, 0, 0, 0}, sigma = g->sigma, hr = g->hr, *fr = g->fr, *n = g->n;
-    v4 P[4][4], F[3][3], fu[3], fv[3], fw[3];
+    v4 P[4][MAGDYN_MAX_CONTACTS], F[3][3], fu[3], fv[3], fw[3];
     m4 bad;
     int q, i, l;
     const int *cnt = g->cnt;
     /* face_contact's kind by face (of b, of a) and count, from a table:
      * gcc branches on the ternaries, and both are random */
-    static const magdyn_contact_kind kinds[2][5] = {
-        {MAGDYN_CONTACT_FACE_FACE, MAGDYN_CONTACT_EDGE_FACE, MAGDYN_CONTACT_EDGE_FACE, MAGDYN_CONTACT_FACE_FACE,
-         MAGDYN_CONTACT_FACE_FACE},
-        {MAGDYN_CONTACT_FACE_FACE, MAGDYN_CONTACT_FACE_EDGE, MAGDYN_CONTACT_FACE_EDGE, MAGDYN_CONTACT_FACE_FACE,
-         MAGDYN_CONTACT_FACE_FACE}};
+#define FF_ MAGDYN_CONTACT_FACE_FACE
+    static const magdyn_contact_kind kinds[2][MAGDYN_MAX_CONTACTS + 1] = {
+        {FF_, MAGDYN_CONTACT_EDGE_FACE, MAGDYN_CONTACT_EDGE_FACE, FF_, FF_, FF_, FF_, FF_, FF_},
+        {FF_, MAGDYN_CONTACT_FACE_EDGE, MAGDYN_CONTACT_FACE_EDGE, FF_, FF_, FF_, FF_, FF_, FF_}};
+#undef FF_
     /* the points (P[c][i]: coordinate c of point i) back to the inertial
-     * frame, halfway between the surfaces, as obb_frame_of and face_contact */
-    for (q = 0; q < 4; q++) {
-        v4 x[4] = {LD(g->pt[q][0]), LD(g->pt[q][1]), LD(g->pt[q][2]), LD(g->pt[q][3])};
-        transpose4(x, P[q]);
-    }
+     * frame, halfway between the surfaces, as obb_frame_of and face_contact;
+     * four points a transpose */
+    for (i = 0; i < cap; i += 4)
+        for (q = 0; q < 4; q++) {
+            v4 x[4] = {LD(g->pt[q][0] + i), LD(g->pt[q][1] + i), LD(g->pt[q][2] + i), LD(g->pt[q][3] + i)};
+            transpose4(x, P[q] + i);
+        }
     {
         const v4 qw = fr[3], qx = fr[4], qy = fr[5], qz = fr[6];
         v4 s = 2.0 * (2.0 - (qw * qw + qx * qx + qy * qy + qz * qz));
@@ -281,7 +285,7 @@ BLOCK_FN void face4_out(const face_group *g)
     {
         const v4 hs = 0.5 * sigma;
         const m4 vc = {cnt[0], cnt[1], cnt[2], cnt[3]};
-        for (i = 0; i < 4; i++) {
+        for (i = 0; i < cap; i++) {
             /* (points beyond the count hold stale data, perhaps subnormal:
              * zeros instead, to keep the arithmetic off the slow path) */
             const m4 in = vc > i;
@@ -303,7 +307,7 @@ BLOCK_FN void face4_out(const face_group *g)
         o->normal = magdyn_v3(n[0][l], n[1][l], n[2][l]);
         o->count = cnt[l];
         o->kind = kinds[g->ra[l] & 1][cnt[l]];
-        for (i = 0; i < 4; i++) {
+        for (i = 0; i < cap; i++) {
             o->point[i] = magdyn_v3(P[0][i][l], P[1][i][l], P[2][i][l]);
             o->depth[i] = P[3][i][l];
             o->id[i] = g->id[l][i];
@@ -317,8 +321,10 @@ BLOCK_FN void face4_out(const face_group *g)
 /* The face contacts of the nface positions in face, four at a time (the
  * last four padded with copies), in three passes (set-up, clipping,
  * output) over up to FACE_GROUPS groups, so that the vector passes do not
- * wait behind the clipping's mispredicted branches. */
-BLOCK_FN void face_contacts(const man_batch *m, const int *face, int nface, const blockrec *rec, const obb_sat *R)
+ * wait behind the clipping's mispredicted branches; cut to cap points (a
+ * constant in each caller, so that each cap has its own code). */
+BLOCK_FN void face_contacts(const man_batch *m, const int *face, int nface, const blockrec *rec, const obb_sat *R,
+                            int cap)
 {
     face_group G[FACE_GROUPS];
     magdyn_manifold pad;
@@ -342,21 +348,24 @@ BLOCK_FN void face_contacts(const man_batch *m, const int *face, int nface, cons
             }
             face4_setup(rec, pos, axis, A, Ref, &G[i >> 2]);
         }
-        for (i = 0; i < 4 * ng; i++) face_lane(&G[i >> 2], i & 3, m->margin);
-        for (i = 0; i < ng; i++) face4_out(&G[i]);
+        for (i = 0; i < 4 * ng; i++) face_lane(&G[i >> 2], i & 3, m->margin, cap);
+        for (i = 0; i < ng; i++) face4_out(&G[i], cap);
     }
 }
 
+/* (m->cap 4 or MAGDYN_MAX_CONTACTS, each with its own code) */
 __attribute__((target("avx2"))) void
 batch_face_contacts_avx2(const man_batch *m, const int *list, int n, const blockrec *rec, const obb_sat *R)
 {
-    face_contacts(m, list, n, rec, R);
+    if (m->cap > 4) face_contacts(m, list, n, rec, R, MAGDYN_MAX_CONTACTS);
+    else face_contacts(m, list, n, rec, R, 4);
 }
 
 __attribute__((target("avx2,avx512f,avx512vl"))) void
 batch_face_contacts_avx512(const man_batch *m, const int *list, int n, const blockrec *rec, const obb_sat *R)
 {
-    face_contacts(m, list, n, rec, R);
+    if (m->cap > 4) face_contacts(m, list, n, rec, R, MAGDYN_MAX_CONTACTS);
+    else face_contacts(m, list, n, rec, R, 4);
 }
 
 #else

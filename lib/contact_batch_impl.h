@@ -35,30 +35,37 @@ typedef struct {
     m4 axis, cand;
 } blockrec;
 
-/* A manifold batch's pairs k0 .. k0 + 4 nb - 1 and where they go; near
+/* A manifold batch's pairs k0 .. k0 + 4 nb - 1 and where they go: pair k
+ * to man[k stride], its face contacts cut to cap points (4, as
+ * magdyn_obb_manifold, or MAGDYN_MAX_CONTACTS, as obb_manifold_all); near
  * lists the positions (from k0) of the pairs whose bounding spheres are
- * within the margin, padded to whole blocks with copies of the last.  From
- * the blocks on, a pair is named by its position s in near: block s >> 2,
- * lane s & 3, pair k0 + near[s]. */
+ * within the margin, padded to whole blocks with copies of the last;
+ * apart[k - k0] is set to 1 for a pair whose separating-axis test
+ * (obb_sat_core, stop = margin) finds an axis beyond margin, else 0 (also
+ * for bounding spheres apart, which the test skips).  From the blocks on, a
+ * pair is named by its position s in near: block s >> 2, lane s & 3, pair
+ * k0 + near[s]. */
 typedef struct {
     const magdyn_obb *boxes;
     const int *pairs;
-    int npairs, k0;
+    int npairs, k0, cap, stride;
     double margin;
     magdyn_manifold *man;
+    unsigned char *apart;
     int near[4 * SUB_BLOCKS + 3];
     const magdyn_obb *a[4 * SUB_BLOCKS + 3], *b[4 * SUB_BLOCKS + 3];   /* the boxes of the near pairs */
 } man_batch;
 
 #define MB_A(m, s) ((m)->a[s])
 #define MB_B(m, s) ((m)->b[s])
-#define MB_OUT(m, s) (&(m)->man[(m)->k0 + (m)->near[s]])
+#define MB_OUT(m, s) (&(m)->man[(size_t)((m)->k0 + (m)->near[s]) * (size_t)(m)->stride])
 
 /*
  * The contact points of the n pairs at positions list[0 .. n - 1] of m,
  * their tests finished in R[position] (rec holds their blocks): the face
  * contacts (R's axis < 6) and the edge contacts, into their manifolds, the
- * same bits as magdyn_obb_manifold.  Compiled for AVX2 and for AVX-512.
+ * same bits as magdyn_obb_manifold (m->cap 4) or obb_manifold_all.
+ * Compiled for AVX2 and for AVX-512.
  */
 void batch_face_contacts_avx2(const man_batch *m, const int *list, int n, const blockrec *rec, const obb_sat *R);
 void batch_face_contacts_avx512(const man_batch *m, const int *list, int n, const blockrec *rec,

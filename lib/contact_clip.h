@@ -271,8 +271,8 @@ static inline void reduce4(const poly_t *p, const double *depth, int n, int *idx
  * most margin above the face (at hr) kept; more than cap (4 or
  * MAGDYN_MAX_CONTACTS, which a clipped quadrilateral never exceeds) are cut
  * down to four.  Returns their number (0 when none is kept); vertex i is
- * (*res)->v[.][idx[i]], depth[idx[i]], tag (*res)->t[idx[i]].  spare is
- * scratch.
+ * (*res)->v[.][idx[i]], depth[idx[i]], tag (*res)->t[idx[i]]; idx holds
+ * at least cap entries (room for MAGDYN_MAX_CONTACTS).  spare is scratch.
  */
 static OBB_INLINE int face_clip(poly_t *cur, poly_t *spare, int n, unsigned sides, double hu, double hv,
                                 double hr, double tol, double margin, int cap, poly_t **res, double *depth,
@@ -299,8 +299,8 @@ static OBB_INLINE int face_clip(poly_t *cur, poly_t *spare, int n, unsigned side
         reduce4(cur, depth, kept, idx);
         return 4;
     }
-    /* (at least four written: the batch reads four, masked by the count) */
-    for (i = 0; i < (kept > 4 ? kept : 4); i++) idx[i] = i;
+    /* (at least cap written: the batch reads cap, masked by the count) */
+    for (i = 0; i < (kept > cap ? kept : cap); i++) idx[i] = i;
     return kept;
 }
 

@@ -51,13 +51,14 @@ static inline int manifold_finite(int n, magdyn_manifold *out)
 }
 
 /*
- * What magdyn_obb_manifold(a, b, margin, out) gives, for a pair past its
+ * What magdyn_obb_manifold(a, b, margin, out) (cap 4) or
+ * obb_manifold_all (cap MAGDYN_MAX_CONTACTS) gives, for a pair past its
  * separating-axis test: both boxes valid, margin finite and >= 0, bounding
  * spheres and every axis within margin, P = obb_pair_of(a, b) and
  * r = obb_sat_core(P, margin, full = 1) to the last bit.
  */
 int obb_manifold_from_sat(const obb_pair *P, const obb_sat *r, const magdyn_obb *a,
-                          const magdyn_obb *b, double margin, magdyn_manifold *out);
+                          const magdyn_obb *b, double margin, int cap, magdyn_manifold *out);
 
 /*
  * magdyn_obb_manifold without its cut to four points: a face contact keeps
@@ -74,5 +75,29 @@ int obb_manifold_all(const magdyn_obb *a, const magdyn_obb *b, double margin, ma
  */
 int obb_face_manifold(const magdyn_obb *a, const magdyn_obb *b, int k, int pos, double margin,
                       magdyn_manifold *out);
+
+/*
+ * magdyn_obb_contacts(a, b, margin, out, max_out) for a, b not NULL,
+ * margin finite and >= 0, max_out >= 1, from all, what obb_manifold_all
+ * gives for the pair (its count all->count), or NULL to work it out:
+ * the batched contact sets (contact_set_batch.c) hand in their batch's,
+ * in out[0] (all is read before out is written).
+ */
+int obb_contacts_of(const magdyn_obb *a, const magdyn_obb *b, double margin, const magdyn_manifold *all,
+                    magdyn_manifold *out, int max_out);
+
+/*
+ * The manifolds of magdyn_obb_manifold_pairs' pairs (arguments checked,
+ * npairs > 0), pair k into man[k stride]: magdyn_obb_manifold's (cap 4)
+ * or obb_manifold_all's (cap MAGDYN_MAX_CONTACTS) to the last bit, on
+ * the vector paths simd allows (contact_batch.c).  apart, when not NULL,
+ * receives apart[k] = 1 for a pair whose separating-axis test finds an
+ * axis beyond margin: magdyn_obb_sat's separation exceeds margin (the same
+ * axes as obb_sat_core with stop = margin, which stops at the first beyond
+ * it); 0 where that is not known (bounding spheres apart, the pairs done
+ * one at a time) or not so.
+ */
+void obb_manifold_batch(const magdyn_obb *boxes, int npairs, const int *pairs, double margin, int cap,
+                        magdyn_manifold *man, int stride, unsigned char *apart, magdyn_simd simd);
 
 #endif

@@ -145,16 +145,16 @@ static int face_like(const magdyn_obb *a, const magdyn_obb *b, const magdyn_obb 
 }
 
 /*
- * The primary manifold of valid boxes within margin: magdyn_obb_manifold's
- * with every clipped vertex, with a point when it has none, the face contact for a face-like edge
+ * The primary manifold of valid boxes within margin, from m = n points of
+ * obb_manifold_all (magdyn_obb_manifold's with every clipped vertex) on:
+ * with a point when it has none, the face contact for a face-like edge
  * normal, the segment ends of nearly parallel edges.  Returns the count
  * (0 when the boxes are apart by more than margin).
  */
 static int primary(const magdyn_obb *a, const magdyn_obb *b, const magdyn_obb *ua, const magdyn_obb *ub,
-                   double margin, magdyn_manifold *m)
+                   double margin, int n, magdyn_manifold *m)
 {
     magdyn_sat_result r;
-    int n = obb_manifold_all(a, b, margin, m);
     if (n > 0 && m->kind != MAGDYN_CONTACT_EDGE_EDGE) return n;
     magdyn_obb_sat(a, b, &r);
     if (n <= 0) {
@@ -315,23 +315,29 @@ static void defined_copy(magdyn_manifold *to, const magdyn_manifold *from)
     }
 }
 
-int magdyn_obb_contacts(const magdyn_obb *a, const magdyn_obb *b, double margin, magdyn_manifold *out,
-                        int max_out)
+int obb_contacts_of(const magdyn_obb *a, const magdyn_obb *b, double margin, const magdyn_manifold *all,
+                    magdyn_manifold *out, int max_out)
 {
     magdyn_manifold m[MAGDYN_MAX_PAIR_MANIFOLDS];
     magdyn_obb ua, ub;
     int n, k;
-    if (!a || !b || !out || max_out < 1 || !(margin >= 0.0) || !isfinite(margin)) return 0;
     if (magdyn_obb_check(a) != MAGDYN_OK || magdyn_obb_check(b) != MAGDYN_OK) return 0;
+    if (all) {
+        m[0] = *all;
+        n = all->count;
+    } else {
+        n = obb_manifold_all(a, b, margin, &m[0]);
+    }
     /* the boxes with unit quaternions for the geometry here (a valid box's
      * may be off by 1e-9, which the manifold routine allows for; rotating
-     * by it would give normals off unit by as much) */
+     * by it would give normals off unit by as much); the quaternions of
+     * valid boxes always normalise */
     ua = *a;
     ub = *b;
     if (magdyn_quat_normalize(a->orientation, &ua.orientation) != MAGDYN_OK
         || magdyn_quat_normalize(b->orientation, &ub.orientation) != MAGDYN_OK)
         return 0;
-    if (primary(a, b, &ua, &ub, margin, &m[0]) == 0) return 0;
+    if (primary(a, b, &ua, &ub, margin, n, &m[0]) == 0) return 0;
     n = 1;
     if (m[0].kind == MAGDYN_CONTACT_EDGE_EDGE && max_out > 1) {
         n = corner_contacts(&ua, &ub, 1, margin, m, n);
@@ -342,4 +348,11 @@ int magdyn_obb_contacts(const magdyn_obb *a, const magdyn_obb *b, double margin,
     n = n < max_out ? n : max_out;
     for (k = 0; k < n; k++) defined_copy(&out[k], &m[k]);
     return n;
+}
+
+int magdyn_obb_contacts(const magdyn_obb *a, const magdyn_obb *b, double margin, magdyn_manifold *out,
+                        int max_out)
+{
+    if (!a || !b || !out || max_out < 1 || !(margin >= 0.0) || !isfinite(margin)) return 0;
+    return obb_contacts_of(a, b, margin, NULL, out, max_out);
 }

@@ -155,6 +155,38 @@ MAGDYN_API magdyn_status magdyn_obb_manifold_pairs_simd(int nboxes, const magdyn
 MAGDYN_API int magdyn_obb_contacts(const magdyn_obb *a, const magdyn_obb *b, double margin,
                                    magdyn_manifold *out, int max_out);
 
+/*
+ * The contacts of many pairs at once: for k < npairs, pair k's manifolds go
+ * to out[k max_out_per_pair .. k max_out_per_pair + counts[k] - 1], and
+ * counts[k] is their number: what magdyn_obb_contacts(&boxes[pairs[2k]],
+ * &boxes[pairs[2k+1]], margin, that part of out, max_out_per_pair)
+ * returns and writes, to the last bit.  A pair with none (apart by more
+ * than margin, or a bad box) has out[k max_out_per_pair] set to an empty
+ * manifold (count 0, FACE_FACE, zero normal, every byte 0); the slots of a
+ * pair beyond its count and the first are untouched.  pairs is laid out as
+ * magdyn_broadphase_pairs fills it; out holds npairs max_out_per_pair
+ * manifolds (MAGDYN_MAX_PAIR_MANIFOLDS a pair leaves none out).  The
+ * primary manifolds are worked four pairs at a time across vector lanes as
+ * in magdyn_obb_manifold_pairs; only the pairs whose primary is an
+ * edge-edge contact, or empty, go on one at a time to magdyn_obb_contacts'
+ * repairs.  Returns MAGDYN_OK (also for npairs = 0, when the pointers are
+ * not used); MAGDYN_ENONFINITE for a NaN or infinite margin; MAGDYN_EINVAL
+ * for a negative margin, max_out_per_pair < 1, nboxes < 0, npairs < 0, a
+ * NULL array, or an index outside [0, nboxes).  On failure out and counts
+ * are untouched.
+ */
+MAGDYN_API magdyn_status magdyn_obb_contacts_pairs(int nboxes, const magdyn_obb *boxes, int npairs,
+                                                   const int *pairs, double margin, magdyn_manifold *out,
+                                                   int max_out_per_pair, int *counts);
+
+/* magdyn_obb_contacts_pairs on the paths simd allows (magdyn_simd in
+ * sat.h; MAGDYN_EINVAL for a value not in magdyn_simd; otherwise the same
+ * statuses). */
+MAGDYN_API magdyn_status magdyn_obb_contacts_pairs_simd(int nboxes, const magdyn_obb *boxes, int npairs,
+                                                        const int *pairs, double margin,
+                                                        magdyn_manifold *out, int max_out_per_pair,
+                                                        int *counts, magdyn_simd simd);
+
 #ifdef __cplusplus
 }
 #endif
