@@ -156,6 +156,15 @@ static int primary(const magdyn_obb *a, const magdyn_obb *b, const magdyn_obb *u
 {
     magdyn_sat_result r;
     if (n > 0 && m->kind != MAGDYN_CONTACT_EDGE_EDGE) return n;
+    if (n <= 0) {
+        /* boxes apart by more than margin on some axis have no point:
+         * obb_sat_core with stop = margin says so exactly when the
+         * separation of magdyn_obb_sat (stop = infinity, the same axes in
+         * the same order) exceeds margin, and stops at that axis */
+        obb_pair P;
+        obb_sat o;
+        if (!obb_pair_of(a, b, &P) || !obb_sat_core(&P, margin, 1, &o)) return 0;
+    }
     magdyn_obb_sat(a, b, &r);
     if (n <= 0) {
         unsigned fa, fb;
