@@ -96,6 +96,8 @@ struct magdyn_world {
     magdyn_obb *obb, *grown;   /* the bodies' boxes, and grown by the narrow phase */
     int *bp, capbp;
     int *flag, capflag;        /* the narrow phase's answer per candidate pair */
+    magdyn_manifold *gman;     /* the contact step's manifolds of a pass of candidate pairs */
+    int *gcount, capgman, capgcount;   /* how many each pair has; room in gman, gcount */
     magdyn_body *b0;           /* the bodies before the step now taken */
     magdyn_body *bt;           /* scratch copies */
     magdyn_body *bl;           /* the bodies at a contact step's point of force evaluation */
