@@ -127,8 +127,9 @@ static void snap_cuboid(void)
     magdyn_world_stats st;
     double t = snap(MAGDYN_MODEL_CUBOID, &st, NULL);
     printf("snap scenario (extended cuboids, rtol 1e-6, model_tol 1e-5): wall %.1f ms, %lld steps, "
-           "%lld force evaluations (%.1f us each)\n\n", t * 1e3, st.steps + st.contact_steps,
-           st.force_evals, 1e6 * st.time_forces / (double)st.force_evals);
+           "%lld force evaluations (%.1f us each); pair forces %lld computed, %lld reused\n\n",
+           t * 1e3, st.steps + st.contact_steps, st.force_evals,
+           1e6 * st.time_forces / (double)st.force_evals, st.pairs_exact, st.pairs_reused);
 }
 
 static void lattice(void)
