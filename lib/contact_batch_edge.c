@@ -160,29 +160,40 @@ BLOCK_FN int edge4(const edge_picks *e, double margin, magdyn_manifold **out)
     return _mm256_movemask_pd((__m256d)redo);
 }
 
+/* how many groups of four edge contacts each pass of edge_contacts takes
+ * (their picks, 7.5 kB) */
+#define EDGE_GROUPS 8
+
 /* The edge contacts of the nedge positions in edge, four at a time (the
- * last four padded with copies); the lanes edge4 leaves, one by one. */
+ * last four padded with copies); the lanes edge4 leaves, one by one.  The
+ * lanes of up to EDGE_GROUPS groups are picked first and worked after:
+ * edge4's vector loads of the picks, right behind their scalar stores,
+ * would wait for them to reach the cache (no store forwarding from four
+ * stores to one load). */
 BLOCK_FN void edge_contacts(const man_batch *m, const int *edge, int nedge, const blockrec *rec, obb_sat *R)
 {
-    int i, l;
-    for (i = 0; i < nedge; i += 4) {
-        edge_picks ep;
-        magdyn_manifold *o[4], pad;
-        int redo;
-        for (l = 0; l < 4; l++) {
-            int s = edge[i + l < nedge ? i + l : i];
-            edge_pick(&rec[s >> 2], s & 3, &R[s], MB_A(m, s), l, &ep);
-            o[l] = i + l < nedge ? MB_OUT(m, s) : &pad;
-        }
-        redo = edge4(&ep, m->margin, o);
-        for (; redo; redo &= redo - 1) {
-            l = __builtin_ctz((unsigned)redo);
-            if (i + l < nedge) {
-                int s = edge[i + l];
-                obb_pair P;
-                pair_of_lane(&rec[s >> 2], s & 3, MB_A(m, s), &P);
-                obb_edge_normal(&P, R[s].axis, R[s].nl);
-                obb_manifold_from_sat(&P, &R[s], MB_A(m, s), MB_B(m, s), m->margin, m->cap, MB_OUT(m, s));
+    edge_picks ep[EDGE_GROUPS];
+    magdyn_manifold *o[EDGE_GROUPS][4], pad;
+    int e0, i, l;
+    for (e0 = 0; e0 < nedge; e0 += 4 * EDGE_GROUPS) {
+        const int ne = nedge - e0 < 4 * EDGE_GROUPS ? nedge - e0 : 4 * EDGE_GROUPS;
+        for (i = 0; i < ne; i += 4)
+            for (l = 0; l < 4; l++) {
+                int s = edge[e0 + (i + l < ne ? i + l : i)];
+                edge_pick(&rec[s >> 2], s & 3, &R[s], MB_A(m, s), l, &ep[i >> 2]);
+                o[i >> 2][l] = i + l < ne ? MB_OUT(m, s) : &pad;
+            }
+        for (i = 0; i < ne; i += 4) {
+            int redo = edge4(&ep[i >> 2], m->margin, o[i >> 2]);
+            for (; redo; redo &= redo - 1) {
+                l = __builtin_ctz((unsigned)redo);
+                if (i + l < ne) {
+                    int s = edge[e0 + i + l];
+                    obb_pair P;
+                    pair_of_lane(&rec[s >> 2], s & 3, MB_A(m, s), &P);
+                    obb_edge_normal(&P, R[s].axis, R[s].nl);
+                    obb_manifold_from_sat(&P, &R[s], MB_A(m, s), MB_B(m, s), m->margin, m->cap, MB_OUT(m, s));
+                }
             }
         }
     }
