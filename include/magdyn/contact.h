@@ -84,7 +84,8 @@ MAGDYN_API int magdyn_obb_manifold(const magdyn_obb *a, const magdyn_obb *b, dou
  * &out[k]) gives, to the last bit (count 0 for pairs apart or with a bad
  * box).  pairs is laid out as magdyn_broadphase_pairs fills it.  Four pairs
  * at a time are tested across vector lanes (AVX2 where the processor has
- * it) and only those within margin go on to clipping.  Returns MAGDYN_OK
+ * it) and only those within margin go on to clipping; up to about 70 kB
+ * of stack.  Returns MAGDYN_OK
  * (also for npairs = 0, when the pointers are not used); MAGDYN_ENONFINITE
  * for a NaN or infinite margin; MAGDYN_EINVAL for a negative margin,
  * nboxes < 0, npairs < 0, a NULL array, or an index outside [0, nboxes).  On
@@ -167,7 +168,7 @@ MAGDYN_API int magdyn_obb_contacts(const magdyn_obb *a, const magdyn_obb *b, dou
  * magdyn_broadphase_pairs fills it; out holds npairs max_out_per_pair
  * manifolds (MAGDYN_MAX_PAIR_MANIFOLDS a pair leaves none out).  The
  * primary manifolds are worked four pairs at a time across vector lanes as
- * in magdyn_obb_manifold_pairs; only the pairs whose primary is an
+ * in magdyn_obb_manifold_pairs (and with its stack); only the pairs whose primary is an
  * edge-edge contact, or empty, go on one at a time to magdyn_obb_contacts'
  * repairs.  Returns MAGDYN_OK (also for npairs = 0, when the pointers are
  * not used); MAGDYN_ENONFINITE for a NaN or infinite margin; MAGDYN_EINVAL
