@@ -68,9 +68,9 @@ static SAT_NOINLINE int sat_flag(const magdyn_obb *a, const magdyn_obb *b)
  * included: past the bounding spheres it has no branch on the answer,
  * where the scalar core above exits at the first separating axis and, on
  * random pairs, mispredicts about every second pair late in the pair
- * algebra; with the pair algebra in vectors too there are fewer moves from
- * scalars to lanes and fewer spills (bench/collide: 36 ns a pair scalar,
- * 32 with the axes alone in vectors, 26 now).  Every lane evaluates an
+ * algebra; with the pair algebra in vectors too there are few moves from
+ * scalars to lanes and few spills (bench/collide: about 26 ns a pair,
+ * against 36 for the scalar core).  Every lane evaluates an
  * expression of OBB_PAIR_ALGEBRA, OBB_FACE_AXES or OBB_EDGE_AXES with its
  * operations in their order (x + (-y) for x - y, and y + x or y * x for
  * x + y or x * y, which round alike), so every c_ij, ta_i and separation
