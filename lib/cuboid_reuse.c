@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "cuboid_reuse.h"
+#include "detmath.h"
 
 /* The trust radius stays below this share of the pair's smallest half
  * extent, where the error's linear extrapolation has a chance to hold. */
@@ -109,8 +110,9 @@ static double moved(const record *e, pose p, double lever)
 {
     magdyn_quat dq = magdyn_quat_mul(magdyn_quat_conj(e->q), p.q);
     double v = sqrt(dq.x * dq.x + dq.y * dq.y + dq.z * dq.z);
-    double n = sqrt(v * v + dq.w * dq.w);
-    return magdyn_vec3_dist(p.r, e->r) + lever * 2.0 * asin(fmin(1.0, v / n));
+    /* the turn's angle, of either sign of dq (the library's own atan2:
+     * the same bits on every machine, magdyn(7) REPRODUCIBILITY) */
+    return magdyn_vec3_dist(p.r, e->r) + lever * 2.0 * md_atan2(v, fabs(dq.w));
 }
 
 static magdyn_vec3 body_moment(const magdyn_cuboid *c)
