@@ -54,7 +54,7 @@ static void manifold_scalar(const magdyn_obb *boxes, int npairs, const int *pair
 
 /* obb_sat_core's face loop and the edge axes' test, lane-wise into rec,
  * with the scalar expressions in the same order */
-BLOCK_FN void faces4(const v4 *fs, v4 scale, v4 tol, blockrec *rec)
+BLOCK_FN void faces4(const v4 *fs, v4 scale, v4 tol, blocktest *rec)
 {
     const double hi2 = OBB_BLEND_HI * OBB_BLEND_HI, lo2 = OBB_BLEND_LO * OBB_BLEND_LO;
     v4 sepmax = fs[0], best = {-INFINITY, -INFINITY, -INFINITY, -INFINITY}, x, xx;
@@ -86,7 +86,7 @@ BLOCK_FN void faces4(const v4 *fs, v4 scale, v4 tol, blockrec *rec)
 
 /* Lane l of rec: the rest of obb_sat_core (full = 1, stop = margin) into o
  * (all but the normal).  0 when an edge axis lies beyond margin. */
-static inline __attribute__((always_inline)) int finish_lane(const blockrec *rec, int l, double margin, obb_sat *o)
+static inline __attribute__((always_inline)) int finish_lane(const blocktest *rec, int l, double margin, obb_sat *o)
 {
     double sepmax = rec->sepmax[l], best = rec->best[l], x = rec->x[l];
     double tol = rec->tol[l], scale = rec->scale[l], bestface = sepmax;
@@ -106,20 +106,20 @@ static inline __attribute__((always_inline)) int finish_lane(const blockrec *rec
 }
 
 /*
- * Four pairs (A[l], B[l]) tested to within margin into rec, the lanes'
- * state for finish_lane, which decides the edge axes: res[l] = 1 for a
+ * Four pairs (A[l], B[l]) tested to within margin: the pairs into rec, the
+ * lanes' state into tst for finish_lane, which decides the edge axes: res[l] = 1 for a
  * valid pair within margin on the face axes, and on the edge axes for
  * margin 0 outside the hand-over band, else 0.  The lanes have passed
  * list_near's bounding spheres (padding lanes copy one that has).  The
  * expressions are those of obb_pair_of and obb_sat_core, in the same order.
  */
 BLOCK_FN void block4(const magdyn_obb *const *A, const magdyn_obb *const *B, double margin, blockrec *rec,
-                     int *res)
+                     blocktest *tst, int *res)
 {
     const double hi2 = OBB_BLEND_HI * OBB_BLEND_HI;
     BLOCK_LOAD(v4, load4);
     v4 d00, d01, d02, d10, d11, d12, d20, d21, d22, fs[6];
-    v4 *num = rec->num, *len2 = rec->len2;
+    v4 *num = tst->num, *len2 = tst->len2;
     m4 sep, valid, r;
     int l;
     OBB_PAIR_ALGEBRA(v4);
@@ -153,7 +153,7 @@ BLOCK_FN void block4(const magdyn_obb *const *A, const magdyn_obb *const *B, dou
         v4 scale = a0 + a1 + a2 + b0 + b1 + b2;
         v4 tol = OBB_TIE_REL * (scale + vabs(ta0) + vabs(ta1) + vabs(ta2));
         tol = vsel(tol <= DBL_MAX, tol, (v4){DBL_MAX, DBL_MAX, DBL_MAX, DBL_MAX});
-        faces4(fs, scale, tol, rec);
+        faces4(fs, scale, tol, tst);
     }
 }
 
@@ -182,7 +182,7 @@ BLOCK_FN int spheres_apart4(const magdyn_obb *const *A, const magdyn_obb *const 
 
 /* The bounding spheres of nb blocks: fills near, sets every manifold to
  * none, returns the number of near pairs. */
-BLOCK_FN int list_near(man_batch *m, int nb)
+BLOCK_FN int list_near(man_batch *restrict m, int nb)
 {
     int n = 0, b, l;
     for (b = 0; b < nb; b++) {
@@ -211,9 +211,9 @@ BLOCK_FN int list_near(man_batch *m, int nb)
     return n;
 }
 
-/* The blocks of the nnear near pairs into rec; lists the positions within
- * margin on the face axes in live and returns their number. */
-BLOCK_FN int test_near(const man_batch *m, int nnear, blockrec *rec, int *live)
+/* The blocks of the nnear near pairs into rec and tst; lists the positions
+ * within margin on the face axes in live and returns their number. */
+BLOCK_FN int test_near(const man_batch *restrict m, int nnear, blockrec *rec, blocktest *tst, int *live)
 {
     int n = 0, b, l;
     for (b = 0; 4 * b < nnear; b++) {
@@ -223,7 +223,7 @@ BLOCK_FN int test_near(const man_batch *m, int nnear, blockrec *rec, int *live)
             A[l] = MB_A(m, 4 * b + l);
             B[l] = MB_B(m, 4 * b + l);
         }
-        block4(A, B, m->margin, &rec[b], res);
+        block4(A, B, m->margin, &rec[b], &tst[b], res);
         for (l = 0; l < 4; l++) {
             const int in = 4 * b + l < nnear;
             live[n] = 4 * b + l;
@@ -236,17 +236,64 @@ BLOCK_FN int test_near(const man_batch *m, int nnear, blockrec *rec, int *live)
 }
 
 /*
- * The manifolds of nb (<= SUB_BLOCKS) blocks of four pairs from pair k0 on,
- * in passes that do not branch on the (random) outcome of the one before:
- * the bounding spheres of all pairs are tested and the pairs not apart
- * listed; those are tested in blocks of four and the lanes within margin
- * listed; their tests are finished and they are listed again by kind of
- * axis; then the face and the edge contacts are clipped, each kind in its
- * own loop, four at a time (faces and edges, compiled for the same ISA as
- * the caller).
+ * The tests of nb (<= SUB_BLOCKS) blocks of four pairs from m->k0 on, in
+ * passes that do not branch on the (random) outcome of the one before: the
+ * bounding spheres of all pairs are tested and the pairs not apart listed;
+ * those are tested in blocks of four (into rec) and the lanes within
+ * margin listed; their tests are finished (into R) and they are listed
+ * again by kind of axis, in face and edge, whose lengths go to counts[0]
+ * and counts[1].  The lanes' test states stay here (a frame of its own,
+ * which the contact passes' frames reuse).  (m is restrict, as in
+ * list_near and test_near: the flags and manifolds it points to are not
+ * in it, and without that every field of m is loaded again after each
+ * store to them, 2% slower.)
+ */
+BLOCK_FN void test_blocks(man_batch *restrict m, int nb, blockrec *rec, obb_sat *R, int *face, int *edge,
+                          int *counts)
+{
+    blocktest tst[SUB_BLOCKS];
+    int live[4 * SUB_BLOCKS];
+    int nnear, nlive, npend = 0, nface = 0, nedge = 0, i;
+    const double margin = m->margin;
+    nnear = list_near(m, nb);
+    nlive = test_near(m, nnear, rec, tst, live);
+    /* the lanes with no edge axis to step are done with the faces' answer
+     * (finish_lane's, with no branch on whether there is any); the others
+     * are listed in live again, from its start */
+    for (i = 0; i < nlive; i++) {
+        const int s = live[i], l = s & 3, none = tst[s >> 2].cand[l] == 0;
+        const int axis = (int)tst[s >> 2].axis[l];
+        R[s].face_axis = R[s].axis = axis;
+        R[s].face_sep = tst[s >> 2].best[l];
+        R[s].sep = tst[s >> 2].sepmax[l];
+        live[npend] = s;
+        npend += !none;
+        face[nface] = s;
+        nface += none & (axis < 6);
+        edge[nedge] = s;
+        nedge += none & (axis >= 6);
+    }
+    for (i = 0; i < npend; i++) {
+        int s = live[i], in = finish_lane(&tst[s >> 2], s & 3, margin, &R[s]);
+        m->apart[m->near[s]] = (unsigned char)!in;
+        face[nface] = s;
+        nface += in & (R[s].axis < 6);
+        edge[nedge] = s;
+        nedge += in & (R[s].axis >= 6);
+    }
+    counts[0] = nface;
+    counts[1] = nedge;
+}
+
+/*
+ * The manifolds of nb (<= SUB_BLOCKS) blocks of four pairs from pair k0 on:
+ * the tests (test_blocks, compiled for the same ISA as the caller, not
+ * inlined), then the face and the edge contacts clipped, each kind in its
+ * own loop, four at a time (faces and edges, compiled for the same ISA).
  */
 BLOCK_FN void manifold_blocks(const magdyn_obb *boxes, int npairs, const int *pairs, int k0, int nb,
                               double margin, int cap, magdyn_manifold *man, int stride, unsigned char *apart,
+                              void (*tests)(man_batch *, int, blockrec *, obb_sat *, int *, int *, int *),
                               void (*face_contacts)(const man_batch *, const int *, int, const blockrec *,
                                                     const obb_sat *),
                               void (*edge_contacts)(const man_batch *, const int *, int, const blockrec *,
@@ -256,37 +303,12 @@ BLOCK_FN void manifold_blocks(const magdyn_obb *boxes, int npairs, const int *pa
     unsigned char apart_scratch[4 * SUB_BLOCKS];
     blockrec rec[SUB_BLOCKS];
     obb_sat R[4 * SUB_BLOCKS];
-    int live[4 * SUB_BLOCKS], face[4 * SUB_BLOCKS], edge[4 * SUB_BLOCKS];
-    int nlive, npend = 0, nface = 0, nedge = 0, i;
+    int face[4 * SUB_BLOCKS], edge[4 * SUB_BLOCKS], counts[2];
     m.boxes = boxes; m.pairs = pairs; m.npairs = npairs; m.k0 = k0; m.margin = margin; m.man = man;
     m.cap = cap; m.stride = stride; m.apart = apart ? apart + k0 : apart_scratch;
-    nlive = test_near(&m, list_near(&m, nb), rec, live);
-    /* the lanes with no edge axis to step are done with the faces' answer
-     * (finish_lane's, with no branch on whether there is any); the others
-     * are listed in live again, from its start */
-    for (i = 0; i < nlive; i++) {
-        const int s = live[i], l = s & 3, none = rec[s >> 2].cand[l] == 0;
-        const int axis = (int)rec[s >> 2].axis[l];
-        R[s].face_axis = R[s].axis = axis;
-        R[s].face_sep = rec[s >> 2].best[l];
-        R[s].sep = rec[s >> 2].sepmax[l];
-        live[npend] = s;
-        npend += !none;
-        face[nface] = s;
-        nface += none & (axis < 6);
-        edge[nedge] = s;
-        nedge += none & (axis >= 6);
-    }
-    for (i = 0; i < npend; i++) {
-        int s = live[i], in = finish_lane(&rec[s >> 2], s & 3, margin, &R[s]);
-        m.apart[m.near[s]] = (unsigned char)!in;
-        face[nface] = s;
-        nface += in & (R[s].axis < 6);
-        edge[nedge] = s;
-        nedge += in & (R[s].axis >= 6);
-    }
-    face_contacts(&m, face, nface, rec, R);
-    edge_contacts(&m, edge, nedge, rec, R);
+    tests(&m, nb, rec, R, face, edge, counts);
+    face_contacts(&m, face, counts[0], rec, R);
+    edge_contacts(&m, edge, counts[1], rec, R);
 }
 
 /*
@@ -296,6 +318,12 @@ BLOCK_FN void manifold_blocks(const magdyn_obb *boxes, int npairs, const int *pa
  * vectors would be split in halves and run slower than the single test.
  */
 #define MANIFOLD_VARIANT(name, isa, faces, edges)                                                        \
+    __attribute__((target(isa), noinline)) static void name##_tests(man_batch *restrict m, int nb, blockrec *rec, \
+                                                                    obb_sat *R, int *face, int *edge,    \
+                                                                    int *counts)                         \
+    {                                                                                                    \
+        test_blocks(m, nb, rec, R, face, edge, counts);                                                  \
+    }                                                                                                    \
     __attribute__((target(isa))) static void name(const magdyn_obb *boxes, int npairs, const int *pairs, \
                                                   double margin, int cap, magdyn_manifold *man,          \
                                                   int stride, unsigned char *apart)                      \
@@ -303,7 +331,8 @@ BLOCK_FN void manifold_blocks(const magdyn_obb *boxes, int npairs, const int *pa
         int k, nb;                                                                                       \
         for (k = 0; k + 4 <= npairs; k += 4 * nb) {                                                      \
             nb = (npairs - k) / 4 < SUB_BLOCKS ? (npairs - k) / 4 : SUB_BLOCKS;                          \
-            manifold_blocks(boxes, npairs, pairs, k, nb, margin, cap, man, stride, apart, faces, edges); \
+            manifold_blocks(boxes, npairs, pairs, k, nb, margin, cap, man, stride, apart, name##_tests,  \
+                            faces, edges);                                                               \
         }                                                                                                \
         manifold_scalar(boxes, npairs - k, pairs + 2 * k, margin, cap, man + (size_t)k * (size_t)stride, \
                         stride, apart ? apart + k : NULL); /* the last few */                            \

@@ -15,25 +15,34 @@
 
 /* how many blocks of four pairs the manifold batch tests before it finishes
  * the tests of the pairs within margin and clips them: their records
- * (1.5 kB a block, 24 kB) and face_contacts's groups (15 kB) stay in L1.  With
- * the face contacts four at a time, 16 beats 8 by about 5% (32 gains 1%
- * more for twice the records) */
-#define SUB_BLOCKS 16
+ * (704 B a block, 22 kB) and face_contacts's groups (20 kB) stay in L1.
+ * 32 beats 16 by about 3.5% (fewer padded lanes in the passes); the lanes'
+ * test states (800 B a block) live only in test_blocks's frame, which the
+ * contact passes' frames reuse. */
+#define SUB_BLOCKS 32
 
 /*
- * What block4 (contact_batch.c) leaves for the manifold, all four lanes: the pair as
- * obb_pair_of gives it, tb = t . b_j, the edge numerators and squared
- * lengths, and the state of obb_sat_core (full = 1) after the face axes
- * (sepmax, best, axis, x); cand has bit k - 6 set for the edge axes k whose
- * test (obb_edge_step) passes with this x.  The edge steps only raise x,
- * and the test only gets stricter as x rises, so the other edge axes never
+ * What block4 (contact_batch.c) leaves for the contact passes, all four
+ * lanes: the pair as obb_pair_of gives it and tb = t . b_j.
+ */
+typedef struct {
+    v4 C[3][3], ta[3], tb[3], ha[3], hb[3], ka;
+} blockrec;
+
+/*
+ * What block4 leaves for the end of the separating-axis test
+ * (contact_batch.c alone): the edge numerators and squared lengths, and
+ * the state of obb_sat_core (full = 1) after the face axes (sepmax, best,
+ * axis, x); cand has bit k - 6 set for the edge axes k whose test
+ * (obb_edge_step) passes with this x.  The edge steps only raise x, and
+ * the test only gets stricter as x rises, so the other edge axes never
  * pass and the lane's remaining steps are those of cand alone.
  */
 typedef struct {
-    v4 C[3][3], ta[3], ha[3], hb[3], ka, tb[3], num[9], len2[9];
+    v4 num[9], len2[9];
     v4 sepmax, best, x, tol, scale;
     m4 axis, cand;
-} blockrec;
+} blocktest;
 
 /* A manifold batch's pairs k0 .. k0 + 4 nb - 1 and where they go: pair k
  * to man[k stride], its face contacts cut to cap points (4, as
