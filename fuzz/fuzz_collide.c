@@ -4,11 +4,13 @@
  * magdyn_obb_sat_checked, magdyn_obb_manifold (several margins),
  * magdyn_rect_sat and magdyn_broadphase_pairs, checking the documented
  * results for bad input and the invariants of good results; and the batched
- * magdyn_obb_overlap_pairs and magdyn_obb_manifold_pairs against the single
- * tests, which they must match to the last bit.
+ * magdyn_obb_overlap_pairs, magdyn_obb_manifold_pairs and
+ * magdyn_obb_contacts_pairs against the single tests, which they must match
+ * to the last bit.
  * Input: 20 doubles (box a: centre 3, quat 4, half 3; box b likewise), then
  * 10 doubles for two rectangles, then a margin.
  */
+#include <string.h>
 #include <magdyn.h>
 #include "fuzz_util.h"
 
@@ -184,6 +186,18 @@ static void check_batches(const magdyn_obb *box, double margin)
     for (int k = 0; k < 9; k++) {
         magdyn_obb_manifold(&box[pairs[2 * k]], &box[pairs[2 * k + 1]], margin, &one);
         FZ_ASSERT(same_manifold(&one, &m[k]));
+    }
+    /* the contact sets, byte for byte as one pair at a time */
+    {
+        enum { M = MAGDYN_MAX_PAIR_MANIFOLDS };
+        static magdyn_manifold sets[9 * M], own[M];
+        int counts[9];
+        FZ_ASSERT(magdyn_obb_contacts_pairs(4, box, 9, pairs, margin, sets, M, counts) == MAGDYN_OK);
+        for (int k = 0; k < 9; k++) {
+            int n = magdyn_obb_contacts(&box[pairs[2 * k]], &box[pairs[2 * k + 1]], margin, own, M);
+            FZ_ASSERT(counts[k] == n);
+            FZ_ASSERT(memcmp(own, &sets[k * M], (size_t)n * sizeof *own) == 0);
+        }
     }
 }
 
