@@ -105,32 +105,23 @@ void magdyn_wi_count_solve(magdyn_world *w, const magdyn_impulse_stats *st)
 magdyn_status magdyn_wi_impact(magdyn_world *w, int again)
 {
     magdyn_impulse_params ip = magdyn_impulse_params_default();
-    magdyn_manifold m[MAGDYN_MAX_PAIR_MANIFOLDS];
     double t0 = magdyn_wi_clock();
     magdyn_status s;
-    int q, np, nc = 0, i, e, k;
+    int q, np, m = 0, nc, i, k;
     if ((s = magdyn_wi_broad(w, w->b, w->p.contact_margin, magdyn_wi_any_pair, &np)) != MAGDYN_OK) return s;
+    /* the touching pairs, kept in w->bp in their order */
     for (q = 0; q < np; q++) {
-        int a = w->bp[2 * q], b = w->bp[2 * q + 1], nm;
-        magdyn_obb oa, ob;
+        int a = w->bp[2 * q], b = w->bp[2 * q + 1];
         if (magdyn_wi_separation(&w->b[a], &w->b[b]) > 2.0 * w->p.contact_tol) continue;
         if (w->role[a] == ROLE_ASLEEP) magdyn_wi_wake_island(w, a);
         if (w->role[b] == ROLE_ASLEEP) magdyn_wi_wake_island(w, b);
-        oa = magdyn_body_obb(&w->b[a]);
-        ob = magdyn_body_obb(&w->b[b]);
-        nm = magdyn_obb_contacts(&oa, &ob, w->p.contact_margin, m, MAGDYN_MAX_PAIR_MANIFOLDS);
-        if ((s = magdyn_wi_grow((void **)&w->con, &w->capcon, nc + nm, sizeof *w->con)) != MAGDYN_OK)
-            return s;
-        for (e = 0; e < nm; e++) {
-            magdyn_contact *c = &w->con[nc];
-            if (m[e].count <= 0) continue;
-            memset(c, 0, sizeof *c);
-            c->a = a;
-            c->b = b;
-            c->manifold = m[e];
-            nc++;
-        }
+        w->bp[2 * m] = a;
+        w->bp[2 * m + 1] = b;
+        m++;
     }
+    w->ncon = 0;
+    if ((s = magdyn_wi_pair_contacts(w, m, w->p.contact_margin)) != MAGDYN_OK) return s;
+    nc = w->ncon;
     w->st.time_collide += magdyn_wi_clock() - t0;
     t0 = magdyn_wi_clock();
     if (w->n > 0) memcpy(w->bt, w->b, (size_t)w->n * sizeof *w->bt);

@@ -96,7 +96,7 @@ struct magdyn_world {
     magdyn_obb *obb, *grown;   /* the bodies' boxes, and grown by the narrow phase */
     int *bp, capbp;
     int *flag, capflag;        /* the narrow phase's answer per candidate pair */
-    magdyn_manifold *gman;     /* the contact step's manifolds of a pass of candidate pairs */
+    magdyn_manifold *gman;     /* manifolds of a pass of candidate pairs (magdyn_wi_pair_contacts) */
     int *gcount, capgman, capgcount;   /* how many each pair has; room in gman, gcount */
     magdyn_body *b0;           /* the bodies before the step now taken */
     magdyn_body *bt;           /* scratch copies */
@@ -157,6 +157,10 @@ magdyn_status magdyn_wi_broad(magdyn_world *w, const magdyn_body *bodies, double
                               magdyn_wi_pair_filter keep, int *np);
 /* magdyn_wi_pair_filter: every pair */
 int magdyn_wi_any_pair(const magdyn_world *w, int a, int b);
+/* The contact manifolds within margin [m] of the pairs w->bp[0 .. 2 np - 1]
+ * of w->obb, appended to w->con from w->ncon on (bare: no impulses, no
+ * targets). */
+magdyn_status magdyn_wi_pair_contacts(magdyn_world *w, int np, double margin);
 double magdyn_wi_separation(const magdyn_body *a, const magdyn_body *b);
 magdyn_status magdyn_wi_touching(magdyn_world *w);
 magdyn_status magdyn_wi_classify(magdyn_world *w);

@@ -105,53 +105,20 @@ static int contact_pair(const magdyn_world *w, int a, int b)
         && w->role[b] != ROLE_FLY;
 }
 
-/* Candidate pairs whose contacts one batched call finds (a pass): the
- * manifolds, MAGDYN_MAX_PAIR_MANIFOLDS slots a pair, take 270 kB. */
-#define GATHER_PASS 64
-
 /* The contacts of pairs with a touching magnet within reach of the step,
- * each point with its target and warm-start impulse, into w->con: the
- * candidate pairs of the broad phase in passes of GATHER_PASS, each pass
- * one magdyn_obb_contacts_pairs (the manifolds four pairs at a time). */
+ * each point with its target and warm-start impulse, into w->con. */
 static magdyn_status gather(magdyn_world *w)
 {
-    const int M = MAGDYN_MAX_PAIR_MANIFOLDS;
     /* no point moves further than this within the step (magdyn_wi_island_step
        shortens the step until none does) */
     double reach = w->p.contact_margin + 2.0 * CONTACT_STEP_LENGTH * w->lmin;
     magdyn_status s;
-    int q0, q, np, e;
+    int np;
     w->ncon = 0;
     if ((s = magdyn_wi_broad(w, w->b, reach, contact_pair, &np)) != MAGDYN_OK) return s;
-    if (np > 0
-        && ((s = magdyn_wi_grow((void **)&w->gcount, &w->capgcount, GATHER_PASS, sizeof *w->gcount)) != MAGDYN_OK
-            || (s = magdyn_wi_grow((void **)&w->gman, &w->capgman, GATHER_PASS * M, sizeof *w->gman))
-                   != MAGDYN_OK))
-        return s;
-    for (q0 = 0; q0 < np; q0 += GATHER_PASS) {
-        const int n = np - q0 < GATHER_PASS ? np - q0 : GATHER_PASS;
-        /* (none for a pair apart by more than reach: the batch makes the
-           exact test the broad phase left to it) */
-        if ((s = magdyn_obb_contacts_pairs(w->n, w->obb, n, w->bp + 2 * q0, reach, w->gman, M, w->gcount))
-            != MAGDYN_OK)
-            return s;
-        for (q = 0; q < n; q++) {
-            const magdyn_manifold *m = &w->gman[q * M];
-            int a = w->bp[2 * (q0 + q)], b = w->bp[2 * (q0 + q) + 1], nm = w->gcount[q];
-            if ((s = magdyn_wi_grow((void **)&w->con, &w->capcon, w->ncon + nm, sizeof *w->con)) != MAGDYN_OK)
-                return s;
-            for (e = 0; e < nm; e++) {
-                magdyn_contact *c = &w->con[w->ncon];
-                if (m[e].count <= 0) continue;
-                memset(c, 0, sizeof *c);
-                c->a = a;
-                c->b = b;
-                c->manifold = m[e];
-                w->ncon++;
-            }
-        }
-    }
-    return MAGDYN_OK;
+    /* (none for a pair apart by more than reach: the batch makes the exact
+       test the broad phase left to it) */
+    return magdyn_wi_pair_contacts(w, np, reach);
 }
 
 /* Normal closing speed [m/s] (> 0 approaching) of the bodies bs at the

@@ -72,6 +72,46 @@ magdyn_status magdyn_wi_broad(magdyn_world *w, const magdyn_body *bodies, double
     return MAGDYN_OK;
 }
 
+/* Candidate pairs whose contacts one batched call finds (a pass): the
+ * manifolds, MAGDYN_MAX_PAIR_MANIFOLDS slots a pair, take 270 kB. */
+#define CONTACT_PASS 64
+
+/* (world_impl.h) In passes of CONTACT_PASS pairs, each one
+ * magdyn_obb_contacts_pairs (the manifolds four pairs at a time). */
+magdyn_status magdyn_wi_pair_contacts(magdyn_world *w, int np, double margin)
+{
+    const int M = MAGDYN_MAX_PAIR_MANIFOLDS;
+    magdyn_status s;
+    int q0, q, e;
+    if (np > 0
+        && ((s = magdyn_wi_grow((void **)&w->gcount, &w->capgcount, CONTACT_PASS, sizeof *w->gcount)) != MAGDYN_OK
+            || (s = magdyn_wi_grow((void **)&w->gman, &w->capgman, CONTACT_PASS * M, sizeof *w->gman))
+                   != MAGDYN_OK))
+        return s;
+    for (q0 = 0; q0 < np; q0 += CONTACT_PASS) {
+        const int n = np - q0 < CONTACT_PASS ? np - q0 : CONTACT_PASS;
+        if ((s = magdyn_obb_contacts_pairs(w->n, w->obb, n, w->bp + 2 * q0, margin, w->gman, M, w->gcount))
+            != MAGDYN_OK)
+            return s;
+        for (q = 0; q < n; q++) {
+            const magdyn_manifold *m = &w->gman[q * M];
+            int a = w->bp[2 * (q0 + q)], b = w->bp[2 * (q0 + q) + 1], nm = w->gcount[q];
+            if ((s = magdyn_wi_grow((void **)&w->con, &w->capcon, w->ncon + nm, sizeof *w->con)) != MAGDYN_OK)
+                return s;
+            for (e = 0; e < nm; e++) {
+                magdyn_contact *c = &w->con[w->ncon];
+                if (m[e].count <= 0) continue;
+                memset(c, 0, sizeof *c);
+                c->a = a;
+                c->b = b;
+                c->manifold = m[e];
+                w->ncon++;
+            }
+        }
+    }
+    return MAGDYN_OK;
+}
+
 double magdyn_wi_separation(const magdyn_body *a, const magdyn_body *b)
 {
     magdyn_obb oa = magdyn_body_obb(a), ob = magdyn_body_obb(b);
