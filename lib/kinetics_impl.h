@@ -234,7 +234,7 @@ static inline double mdk_impulse_discs(double nx, double ny, double e,
 {
     double vn = nx * (*v1x - *v2x) + ny * (*v1y - *v2y), j, a1x, a1y, a2x, a2y;
     if (!(vn < 0.0)) return 0.0;
-    j = -(1.0 + e) * vn / (inv_m1 + inv_m2);
+    j = -(1.0 + e) * vn / ((inv_m1 + inv_m2) * (nx * nx + ny * ny));
     a1x = *v1x + j * inv_m1 * nx; a1y = *v1y + j * inv_m1 * ny;
     a2x = *v2x - j * inv_m2 * nx; a2y = *v2y - j * inv_m2 * ny;
     /* overflow of extreme bodies: nothing changes (as in mdk_impulse) */
@@ -250,6 +250,15 @@ static inline double mdk_impulse_discs(double nx, double ny, double e,
  * inv_i are inverse masses and inertias (0 for an infinite one or a disc's
  * spin).  Updates the velocities when approaching and returns the impulse
  * magnitude J >= 0 on body 1 (0 when separating).
+ *
+ * n is unit only to rounding, and its squared length as computed divides
+ * the linear part of the effective mass: the impulse then reverses the
+ * normal speed along n as it stands, which keeps the energy of an elastic
+ * collision for any length of n.  A direction d / |d| rounded to doubles
+ * has |n|^2 about 4e-17 above 1 on average (over directions), and
+ * without the division that bias added about 3e-16 kT a collision: a
+ * dense gas of 1024 discs gained 2.9e-12 of its energy over 10^7
+ * collisions, against 1.5e-13 with it (test_gas_long).
  */
 static inline double mdk_impulse(double nx, double ny, double e,
                                  double inv_m1, double inv_i1, double k1,
@@ -261,7 +270,7 @@ static inline double mdk_impulse(double nx, double ny, double e,
     if (!(vn < 0.0)) return 0.0;
     {
     double a1x, a1y, a1w, a2x, a2y, a2w;
-    j = -(1.0 + e) * vn / (inv_m1 + inv_m2 + k1 * k1 * inv_i1 + k2 * k2 * inv_i2);
+    j = -(1.0 + e) * vn / ((inv_m1 + inv_m2) * (nx * nx + ny * ny) + k1 * k1 * inv_i1 + k2 * k2 * inv_i2);
     a1x = *v1x + j * inv_m1 * nx; a1y = *v1y + j * inv_m1 * ny; a1w = *w1 + j * k1 * inv_i1;
     a2x = *v2x - j * inv_m2 * nx; a2y = *v2y - j * inv_m2 * ny; a2w = *w2 - j * k2 * inv_i2;
     /* valid but extreme bodies (denormal masses, sizes ~1e280 m) can

