@@ -1,18 +1,29 @@
 /*
  * bench/gas_compare.c - the event-driven gas (magdyn_gas) beside the
- * fastest published method, Smallenburg's (Eur. Phys. J. E 45, 22, 2022;
- * "Single": neighbour lists and one event per particle, with Paul's
- * calendar), reimplemented in two dimensions for this comparison
- * (bench/edmd_ref.c), on the same workload in one process: N unit discs,
- * periodic square box, packing eta, started from the same lattice and
- * velocities, 5 collisions per particle of warm-up, then collisions per
- * CPU second.  Both runs of a row alternate (magdyn, reference, magdyn,
- * reference, ...) and each figure is the median of its repeats.
+ * fastest published methods, reimplemented in two dimensions for this
+ * comparison, on the same workload in one process: N unit discs, periodic
+ * square box, packing eta, started from the same lattice and velocities,
+ * 5 collisions per particle of warm-up, then collisions per CPU second.
  *
- * The reference is checked, not trusted: its collision rate per particle
- * must agree with the library's (the same physics) and its energy stay
- * put; both are printed.  Its calendar block is its best over the sweep
- * that --tune prints, and its shell (1 + alpha) the best of four for each
+ *  - reference 1, Smallenburg's (Eur. Phys. J. E 45, 22, 2022; "Single":
+ *    neighbour lists and one event per particle, with Paul's calendar),
+ *    bench/edmd_ref.c;
+ *  - reference 2, Isobe's (Int. J. Mod. Phys. C 10, 1281, 1999: exclusive
+ *    particle grid, delayed states, complete binary tree, the grid renewed
+ *    at a dynamical time cut-off instead of cell crossings),
+ *    bench/edmd_isobe.c.
+ *
+ * The runs of a row alternate (magdyn, reference 1, reference 2, magdyn,
+ * ...) and each figure is the median of its repeats; the ratios are
+ * magdyn's rate over each reference's.
+ *
+ * The references are checked, not trusted: each one's collision rate per
+ * particle must agree with the library's (the same physics) and its energy
+ * stay put; both are printed.  Reference 1's calendar block is its best
+ * over the sweep that --tune prints, and its shell (1 + alpha) the best of
+ * four for each system (printed).  Reference 2's cell size is its best
+ * over the sweep that --tune prints, and its skin (how far a disc may move
+ * before the grid is renewed, in diameters) the best of four for each
  * system (printed).
  *
  * Usage: gas_compare [max N (default 1000000)] [--tune]
@@ -25,11 +36,16 @@
 #include <time.h>
 #include <magdyn.h>
 #include "edmd_ref.h"
+#include "edmd_isobe.h"
 
 /* the reference's best shell (1 + alpha) and block length times N over
  * the --tune sweep at N = 99856, eta = 0.5 */
 #define REF_SHELL 1.7
 #define REF_BLOCK 0.5
+/* Isobe's best cell divisor (cells of side below 1 / (sqrt 2 ISO_CELL_DIV)
+ * diameters) and skin over the --tune sweep at N = 99856, eta = 0.5 */
+#define ISO_CELL_DIV 1.0
+#define ISO_SKIN 0.2
 
 static double cpu_now(void)
 {
@@ -128,6 +144,25 @@ static int run_ref(const lattice *L, long long coll, double shell, double block,
     return 0;
 }
 
+static int run_isobe(const lattice *L, long long coll, double cell_div, double skin, figures *f)
+{
+    edmd_isobe *s = edmd_isobe_new(L->n, 0.5, L->box, L->x, L->y, L->vx, L->vy, cell_div, skin);
+    double t0, s0, e0;
+    long long c0;
+    if (!s) return -1;
+    if (edmd_isobe_run(s, 5LL * L->n / 2) != 0) { edmd_isobe_free(s); return -1; }
+    c0 = edmd_isobe_collisions(s);
+    s0 = edmd_isobe_time(s);
+    e0 = edmd_isobe_energy(s);
+    t0 = cpu_now();
+    if (edmd_isobe_run(s, coll) != 0) { edmd_isobe_free(s); return -1; }
+    f->rate = (edmd_isobe_collisions(s) - c0) / (cpu_now() - t0);
+    f->nu = 2.0 * (edmd_isobe_collisions(s) - c0) / (L->n * (edmd_isobe_time(s) - s0));
+    f->drift = edmd_isobe_energy(s) / e0 - 1.0;
+    edmd_isobe_free(s);
+    return 0;
+}
+
 static int cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -157,28 +192,97 @@ static double pick_shell(const lattice *L, long long coll)
     return best;
 }
 
-/* the reference's rate over shells and blocks at N = 99856, eta = 0.5 */
-static void tune(void)
+/* Isobe's best skin for this system (one run each; N = 10^6 keeps the
+ * skin of 10^5 at the same packing) */
+static double pick_skin(const lattice *L, long long coll)
+{
+    static const double skins[] = {0.2, 0.35, 0.5, 0.8};
+    double best = ISO_SKIN, rate = 0.0;
+    int i;
+    for (i = 0; i < 4; i++) {
+        figures f;
+        if (run_isobe(L, coll / 2, ISO_CELL_DIV, skins[i], &f) == 0 && f.rate > rate) {
+            rate = f.rate;
+            best = skins[i];
+        }
+    }
+    return best;
+}
+
+/* reference 1's rate over shells and blocks at N = 99856, eta = 0.5 */
+static void tune_ref(const lattice *L)
 {
     static const double shells[] = {1.3, 1.5, 1.7, 2.0, 2.5};
     static const double blocks[] = {0.25, 0.5, 1.0, 2.0, 8.0};
-    lattice L;
     int i, j;
-    if (make_lattice(316, 0.5, &L) != 0) return;
-    printf("reference, N = 99856, eta = 0.5: collisions per CPU second by shell and block x N\n%8s", "shell");
+    printf("reference 1, N = 99856, eta = 0.5: collisions per CPU second by shell and block x N\n%8s", "shell");
     for (j = 0; j < 5; j++) printf(" %10.2g", blocks[j]);
     printf("\n");
     for (i = 0; i < 5; i++) {
         printf("%8.2f", shells[i]);
         for (j = 0; j < 5; j++) {
             figures f;
-            if (run_ref(&L, 2000000, shells[i], blocks[j], &f) != 0) printf(" %10s", "failed");
+            if (run_ref(L, 2000000, shells[i], blocks[j], &f) != 0) printf(" %10s", "failed");
             else printf(" %10.3g", f.rate);
             fflush(stdout);
         }
         printf("\n");
     }
+}
+
+/* reference 2's rate over cell sizes and skins at N = 99856, eta = 0.5 */
+static void tune_isobe(const lattice *L)
+{
+    static const double divs[] = {1.0, 1.5, 2.0};
+    static const double skins[] = {0.2, 0.35, 0.5, 0.8, 1.2};
+    int i, j;
+    printf("reference 2, N = 99856, eta = 0.5: collisions per CPU second by cell divisor (cells below\n"
+           "1/(sqrt 2 divisor) diameters) and skin (diameters)\n%8s", "divisor");
+    for (j = 0; j < 5; j++) printf(" %10.2g", skins[j]);
+    printf("\n");
+    for (i = 0; i < 3; i++) {
+        printf("%8.2f", divs[i]);
+        for (j = 0; j < 5; j++) {
+            figures f;
+            if (run_isobe(L, 2000000, divs[i], skins[j], &f) != 0) printf(" %10s", "failed");
+            else printf(" %10.3g", f.rate);
+            fflush(stdout);
+        }
+        printf("\n");
+    }
+}
+
+static void tune(void)
+{
+    lattice L;
+    if (make_lattice(316, 0.5, &L) != 0) return;
+    tune_ref(&L);
+    tune_isobe(&L);
     free(L.x);
+}
+
+/* One row: the three codes' runs alternating, repeated; the ratios are
+ * the medians of the repeats' ratios. */
+static int row(const lattice *L, double eta, long long coll, int reps, double shell, double skin)
+{
+    double rm[3], rr[3], ri[3], qr[3], qi[3];
+    figures fm, fr, fi;
+    int r;
+    for (r = 0; r < reps; r++) {
+        if (run_magdyn(L, coll, &fm) != 0 || run_ref(L, coll, shell, REF_BLOCK, &fr) != 0 ||
+            run_isobe(L, coll, ISO_CELL_DIV, skin, &fi) != 0)
+            return -1;
+        rm[r] = fm.rate;
+        rr[r] = fr.rate;
+        ri[r] = fi.rate;
+        qr[r] = fm.rate / fr.rate;
+        qi[r] = fm.rate / fi.rate;
+    }
+    printf("%8d %5.2f %4d %10.3g | %10.3g %6.2f %5.2f %8.3f %8.1e | %10.3g %6.2f %5.2f %8.3f %8.1e | %8.3f %8.1e\n",
+           L->n, eta, reps, median(rm, reps), median(rr, reps), median(qr, reps), shell, fr.nu, fr.drift,
+           median(ri, reps), median(qi, reps), skin, fi.nu, fi.drift, fm.nu, fm.drift);
+    fflush(stdout);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -186,7 +290,7 @@ int main(int argc, char **argv)
     static const int sides[] = {32, 100, 316, 1000};
     static const double etas[] = {0.3, 0.5, 0.7};
     long nmax = 1000000;
-    double best_shell = REF_SHELL;
+    double best_shell = REF_SHELL, best_skin = ISO_SKIN;
     int e, k, a;
     for (a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--tune")) {
@@ -195,37 +299,34 @@ int main(int argc, char **argv)
         }
         nmax = atol(argv[a]);
     }
-    printf("hard discs, periodic, kT = 1: magdyn_gas beside a 2D reimplementation of Smallenburg's\n"
-           "EDMD (2022, \"Single\"; its best shell of four per system, block %.1f/N), collisions per CPU\n"
-           "second, median of the repeats; nu is collisions per particle per unit time (the same physics\n"
-           "gives the same nu)\n",
-           REF_BLOCK);
-    printf("%8s %5s %4s %12s %12s %8s %6s %9s %9s %10s %10s\n", "N", "eta", "reps", "magdyn/s", "reference/s",
-           "ratio", "shell", "nu magdyn", "nu ref", "dE magdyn", "dE ref");
+    printf("hard discs, periodic, kT = 1: magdyn_gas beside 2D reimplementations of Smallenburg's EDMD\n"
+           "(reference 1: 2022, \"Single\"; its best shell of four per system, block %.1f/N) and of Isobe's\n"
+           "(reference 2: 1999, exclusive particle grid, delayed states, complete binary tree, grid renewed\n"
+           "at a dynamical time cut-off; cells below 1/(sqrt 2 x %.1f) diameters, its best skin of four per\n"
+           "system), collisions per CPU second, median of the repeats; ratio is magdyn/reference, the median\n"
+           "of the repeats' ratios; nu is collisions per particle per unit time (the same physics gives\n"
+           "the same nu); dE the relative energy change over the timed run\n",
+           REF_BLOCK, ISO_CELL_DIV);
+    printf("%8s %5s %4s %10s | %10s %6s %5s %8s %8s | %10s %6s %5s %8s %8s | %8s %8s\n", "N", "eta", "reps",
+           "magdyn/s", "ref1/s", "ratio", "shell", "nu", "dE", "ref2/s", "ratio", "skin", "nu", "dE", "nu mag",
+           "dE mag");
     for (e = 0; e < 3; e++)
         for (k = 0; k < 4; k++) {
-            int side = sides[k], n = side * side, reps = n >= 1000000 ? 1 : 3, r;
+            int side = sides[k], n = side * side, reps = n >= 1000000 ? 1 : 3;
             long long coll = n < 1000000 ? 2000000 : 3LL * n;
-            double rm[3], rr[3];
-            figures fm, fr;
             lattice L;
             if (n > nmax) continue;
             rng = 0x853c49e6748fea9bULL;
             if (make_lattice(side, etas[e], &L) != 0) return 1;
-            if (n < 1000000) best_shell = pick_shell(&L, coll);
-            for (r = 0; r < reps; r++) {
-                if (run_magdyn(&L, coll, &fm) != 0 || run_ref(&L, coll, best_shell, REF_BLOCK, &fr) != 0) {
-                    printf("N = %d: set-up failed\n", n);
-                    free(L.x);
-                    return 1;
-                }
-                rm[r] = fm.rate;
-                rr[r] = fr.rate;
+            if (n < 1000000) {
+                best_shell = pick_shell(&L, coll);
+                best_skin = pick_skin(&L, coll);
             }
-            printf("%8d %5.2f %4d %12.3g %12.3g %8.2f %6.2f %9.3f %9.3f %10.1e %10.1e\n", n, etas[e], reps,
-                   median(rm, reps), median(rr, reps), median(rm, reps) / median(rr, reps), best_shell, fm.nu,
-                   fr.nu, fm.drift, fr.drift);
-            fflush(stdout);
+            if (row(&L, etas[e], coll, reps, best_shell, best_skin) != 0) {
+                printf("N = %d: set-up failed\n", n);
+                free(L.x);
+                return 1;
+            }
             free(L.x);
         }
     return 0;
