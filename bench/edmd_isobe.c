@@ -2,8 +2,10 @@
  * edmd_isobe.c - the reference event-driven disc simulation of
  * edmd_isobe.h: Isobe's exclusive particle grid, delayed states and
  * complete binary tree, with synchronous grid renewal at a dynamical time
- * cut-off instead of cell-crossing events, written for this comparison
- * from the paper's description.
+ * cut-off instead of cell-crossing events, written for this comparison.
+ * The cut-off's rule (the first disc to reach its skin ends the window)
+ * is this code's own: it makes the fixed stencil exact whatever the
+ * speeds.
  */
 #include <math.h>
 #include <stdlib.h>
