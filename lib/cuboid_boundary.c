@@ -222,18 +222,18 @@ static magdyn_vec3 tangential(magdyn_vec3 v, magdyn_vec3 n)
 
 /*
  * Src's edge k (segment sg from p0) with weight w in the torque of dst's
- * face f (normal n, centre fc), int_E Phi_Q dl moved onto Q's lines
+ * face Q (normal n, centre fc), int_E Phi_Q dl moved onto Q's lines
  * round it (the four from pr->e[first]).  J = int_E int_Q dA dl / |p - q|
  * is homogeneous of degree 2: scaling E and Q about the point O where
  * E's line meets Q's plane gives
  *     2 J = oint_dQ (q - O).nu Lambda_E ds + [(p - O).u Phi_Q(p)] over E's ends,
  * with (q - O).nu constant along each of Q's lines and Lambda_E, E's
- * line-charge potential, computed with src's face potentials there.
- * Returns 0, leaving E its own line, when E lies within FOLD_SIN of
- * parallel to Q's plane.
+ * line-charge potential, computed with src's face potentials there;
+ * phi_end[] is Phi_Q at E's ends (- then +).  Returns 0, leaving E its
+ * own line, when E lies within FOLD_SIN of parallel to Q's plane.
  */
-static int fold(problem *pr, int f, magdyn_vec3 n, magdyn_vec3 fc, magdyn_vec3 p0, mdc_segment sg, magdyn_vec3 w,
-                const int line[4], const int sd[4], int k)
+static int fold(problem *pr, magdyn_vec3 n, magdyn_vec3 fc, magdyn_vec3 p0, mdc_segment sg, magdyn_vec3 w,
+                const int line[4], const int sd[4], int k, const double phi_end[2])
 {
     double nu_dot = magdyn_vec3_dot(n, sg.u), end[2];
     magdyn_vec3 o;
@@ -247,11 +247,23 @@ static int fold(problem *pr, int f, magdyn_vec3 n, magdyn_vec3 fc, magdyn_vec3 p
     }
     for (j = 0; j < 2; j++) {
         magdyn_vec3 pe = magdyn_vec3_madd(sg.c, j ? sg.h : -sg.h, sg.u);
-        magdyn_vec3 r = magdyn_mat3_mulv(pr->back, magdyn_vec3_sub(pe, pr->p->t));
-        end[j] = magdyn_vec3_dot(magdyn_vec3_sub(pe, o), sg.u) * mdc_face_potential(pr->p->half_d, f, r);
+        end[j] = magdyn_vec3_dot(magdyn_vec3_sub(pe, o), sg.u) * phi_end[j];
     }
     pr->t_ends = magdyn_vec3_madd(pr->t_ends, 0.5 * (end[1] - end[0]), w);
     return 1;
+}
+
+/* The potential of dst's face f at src's corners (bit a set: - side of
+ * axis a), the ends of the edges fold moves: eight points in one batch. */
+static void corner_potentials(const problem *pr, int f, double phi[8])
+{
+    magdyn_vec3 r[8];
+    int c;
+    for (c = 0; c < 8; c++) {
+        magdyn_vec3 h = pr->p->half_s, pc = magdyn_v3((c & 1) ? -h.x : h.x, (c & 2) ? -h.y : h.y, (c & 4) ? -h.z : h.z);
+        r[c] = magdyn_mat3_mulv(pr->back, magdyn_vec3_sub(pc, pr->p->t));
+    }
+    mdc_face_potentials_n(pr->p->half_d, f, r, 8, phi);
 }
 
 /* The line along dst's edge from corner c0 to c1 (adjacent), made once
@@ -291,6 +303,7 @@ static int face_lines(problem *pr, int f, double sigma)
     const mdc_bnd_problem *p = pr->p;
     magdyn_vec3 corner[4], n, fc, o[6];
     mdc_segment sg[12];
+    double phi_c[8];
     int k, g, id[4], line[4], sd[4];
     mdc_face_corners(p, f, corner, &n, &fc);
     mdc_face_corner_ids(f, id);
@@ -319,8 +332,12 @@ static int face_lines(problem *pr, int f, double sigma)
                     tangential(pr->s.jx[g], n));
     }
     mdc_box_segments(p->half_s, sg);
+    corner_potentials(pr, f, phi_c);
     for (k = 0; k < 12; k++) {
         int d = k / 4, b1 = (k >> 1) & 1, b2 = k & 1, d1 = (d + 1) % 3, d2 = (d + 2) % 3, j;
+        /* its ends' corners, - then + */
+        int cp = (b1 << d1) | (b2 << d2);
+        double phi_end[2];
         /* the faces of src meeting at edge k, and their outward normals there */
         int gs[2] = {2 * d1 + b1, 2 * d2 + b2};
         magdyn_vec3 nus[2] = {cf_axis(d2, b2 ? -1.0 : 1.0), cf_axis(d1, b1 ? -1.0 : 1.0)};
@@ -331,7 +348,9 @@ static int face_lines(problem *pr, int f, double sigma)
                 w = magdyn_vec3_madd(w, sigma / 3.0 * magdyn_vec3_dot(magdyn_vec3_sub(p0, o[gs[j]]), nus[j]),
                                      tangential(pr->s.jx[gs[j]], n));
         if (magdyn_vec3_norm2(w) == 0.0) continue;
-        if (fold(pr, f, n, fc, p0, sg[k], w, line, sd, k)) continue;
+        phi_end[0] = phi_c[cp | (1 << d)];
+        phi_end[1] = phi_c[cp];
+        if (fold(pr, n, fc, p0, sg[k], w, line, sd, k, phi_end)) continue;
         x = &pr->e[pr->ne++];
         memset(x, 0, sizeof *x);
         x->on_src = 1;

@@ -7,7 +7,10 @@
 #include "cuboid_potential.h"
 #include "cuboid_axes.h"
 
-
+/* The scalar path (line_ratio .. box_sums, box_points and the scalar
+ * mdc_face_potentials_n) is built where the lanes are not: both give the
+ * same bits. */
+#ifndef DETMATH_LANES
 /* The line-charge potential int dl / |q - p| of a segment from y = -h to
  * h along its line, for q at offset y along it and p2 squared off it, with
  * rm, rp the distances to the ends at -h and +h, is the log of
@@ -78,6 +81,7 @@ static double face_sum(double A, double B, double u, double v, double w, const d
     if (aw > 0.0) sum -= aw * 2.0 * half_angle;
     return sum;
 }
+#endif
 
 /* For face g (axis a = g/2, side bit g & 1; in-plane axes a1 = a + 1,
  * a2 = a + 2): its corners r[i][k] (i: side of a1, k: side of a2) as
@@ -224,6 +228,52 @@ KERNEL_CLONES static void box_lanes(const double hh[3], const magdyn_vec3 *q, in
     }
 }
 
+/* mdc_face_potentials_n four points abreast: the operations of its scalar
+ * path (the distances, line_ratio, solid_angle_args, md_log_fd,
+ * md_atan2_fd and face_sum) in their order, so its bits.  (u, v, w): the
+ * points' in-plane coordinates along a1, a2 and height over face g. */
+KERNEL_CLONES static void face_lanes(double A, double B, double ha, int g, const magdyn_vec3 *q, int n,
+                                     double *phi)
+{
+    int a = g / 2, a1 = (a + 1) % 3, a2 = (a + 2) % 3, k, i;
+    double side = ((g & 1) ? -1.0 : 1.0) * ha;
+    for (k = 0; k < n; k += 4) {
+        int m = n - k < 4 ? n - k : 4;
+        double pu[4], pv[4], pw[4], out[4];
+        vd u, v, w, ww, x0, x1, y0, y1, r00, r01, r10, r11, l0, l1, l2, l3, half, aw, sum, dist[4], l[4];
+        int e;
+        for (i = 0; i < 4; i++) {
+            magdyn_vec3 p = q[k + (i < m ? i : 0)];   /* idle lanes repeat the first point */
+            pu[i] = cf_comp(p, a1);
+            pv[i] = cf_comp(p, a2);
+            pw[i] = cf_comp(p, a) - side;
+        }
+        memcpy(&u, pu, sizeof u);
+        memcpy(&v, pv, sizeof v);
+        memcpy(&w, pw, sizeof w);
+        ww = w * w;
+        x0 = u - A; x1 = u - (-A);
+        y0 = v - B; y1 = v - (-B);
+        r00 = vsqrt(x0 * x0 + y0 * y0 + ww);
+        r01 = vsqrt(x0 * x0 + y1 * y1 + ww);
+        r10 = vsqrt(x1 * x1 + y0 * y0 + ww);
+        r11 = vsqrt(x1 * x1 + y1 * y1 + ww);
+        l0 = vlog(vline_ratio(v, B, x0 * x0 + ww, r01, r00));
+        l1 = vlog(vline_ratio(v, B, x1 * x1 + ww, r11, r10));
+        l2 = vlog(vline_ratio(u, A, y0 * y0 + ww, r10, r00));
+        l3 = vlog(vline_ratio(u, A, y1 * y1 + ww, r11, r01));
+        aw = vabs(w);
+        half = vhalf_angle(A, B, u, v, aw, r00, r10, r11, r01);
+        dist[0] = A - u; dist[1] = A + u; dist[2] = B - v; dist[3] = B + v;
+        l[0] = l0; l[1] = l1; l[2] = l2; l[3] = l3;
+        sum = splat(0.0);
+        for (e = 0; e < 4; e++) sum = sum + sel(dist[e] != 0.0, dist[e] * l[e], splat(0.0));
+        sum = sum - sel(aw > 0.0, aw * 2.0 * half, splat(0.0));
+        memcpy(out, &sum, sizeof sum);
+        for (i = 0; i < m; i++) phi[k + i] = out[i];
+    }
+}
+
 #else
 /* mdc_box_potentials_n point by point, the logs and atan2s of up to
  * MDC_BOX_BATCH points at once (the same bits as box_lanes) */
@@ -261,6 +311,10 @@ void mdc_box_potentials(magdyn_vec3 h, magdyn_vec3 q, double phi[6], double lam[
 
 void mdc_face_potentials_n(magdyn_vec3 h, int g, const magdyn_vec3 *q, int n, double *phi)
 {
+#ifdef DETMATH_LANES
+    int a = g / 2;
+    face_lanes(cf_comp(h, (a + 1) % 3), cf_comp(h, (a + 2) % 3), cf_comp(h, a), g, q, n, phi);
+#else
     int a = g / 2, a1 = (a + 1) % 3, a2 = (a + 2) % 3, i, k, p, m, j;
     double A = cf_comp(h, a1), B = cf_comp(h, a2), lf[MDC_BOX_BATCH][4], sy[MDC_BOX_BATCH],
            sx[MDC_BOX_BATCH], half[MDC_BOX_BATCH], height[MDC_BOX_BATCH];
@@ -290,6 +344,7 @@ void mdc_face_potentials_n(magdyn_vec3 h, int g, const magdyn_vec3 *q, int n, do
         for (p = 0; p < m; p++)
             phi[j + p] = face_sum(A, B, cf_comp(q[j + p], a1), cf_comp(q[j + p], a2), height[p], lf[p], half[p]);
     }
+#endif
 }
 
 double mdc_face_potential(magdyn_vec3 h, int g, magdyn_vec3 q)
