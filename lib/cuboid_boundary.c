@@ -22,8 +22,18 @@
  * tenth (a digit of sixteen), and an edge's own line costs more than its
  * terms on the face's lines, whose potentials are computed anyway. */
 #define FOLD_SIN 0.1
-/* The points of the Gauss-Kronrod rule on a piece. */
+/* The most points of a piece's Gauss-Kronrod rule. */
 #define GK_POINTS 15
+/* From this rel_tol up a piece with no kink at its ends starts with
+ * Gauss-Kronrod 5-11, the others, and all below it, with 7-15 (rules[]).
+ * The 5-11 rule's estimate (its 5-point Gauss's error) is some 30 times
+ * the 7-15's, and the largest estimates are on pieces ending at kinks,
+ * which at 5-11 would mostly be evaluated again at 7-15.  On the first
+ * pieces of 300 random turned pairs (bench/dipole_cuboid's, touching and
+ * apart, and with six charged faces) this start takes 0.8-0.9 of the
+ * potential evaluations of 7-15 alone at 1e-3 .. 1e-5, no pair more than
+ * 1.25 times; below, more pieces would be evaluated twice. */
+#define SMALL_RULE_TOL 1e-5
 
 
 /* src's potentials: phi = sum jn[g] Phi_g, A = sum jx[g] Phi_g (src frame) */
@@ -62,6 +72,7 @@ typedef struct {
     double l0, l1;
     int edge;
     unsigned char k0, k1;        /* the ends at kinks: points clustered there */
+    unsigned char rule;          /* rules[rule]: 0 5-11, 1 7-15 */
     magdyn_vec3 f, t;            /* force, torque (src frame) */
     double ef, et;               /* their error estimates */
 } piece;
@@ -174,35 +185,48 @@ static void terms(const edge *e, const double v[NVALUES], magdyn_vec3 *f, magdyn
         for (g = 0; g < 12; g++) *t = magdyn_vec3_madd(*t, v[6 + g], e->wl[g]);
 }
 
-/* Gauss-Kronrod 7-15 over piece pc of its edge, its points clustered
- * towards the ends at kinks (x ln x there): l = psi(t) with psi' = 0 at a
- * kink, (3t - t^3)/2 for both ends, (1 + t)^2/2 - 1 for the first alone */
+/* A Gauss-Kronrod rule as gauss_kronrod.h lays them out: nh Kronrod
+ * nodes +-x[i] (the last the centre), the odd i Gauss's, of weights w[i]
+ * and gw[i / 2]. */
+typedef struct {
+    int nh;
+    const double *x, *w, *gw;
+} gk_rule;
+
+static const gk_rule rules[2] = {{6, md_gk11_x, md_gk11_w, md_g5_w}, {8, md_gk15_x, md_gk15_w, md_g7_w}};
+
+/* Gauss-Kronrod rules[pc->rule] over piece pc of its edge, its points
+ * clustered towards the ends at kinks (x ln x there): l = psi(t) with
+ * psi' = 0 at a kink, (3t - t^3)/2 for both ends, (1 + t)^2/2 - 1 for the
+ * first alone */
 static void eval_piece(const problem *pr, piece *pc)
 {
     const edge *e = &pr->e[pc->edge];
+    const gk_rule *ru = &rules[pc->rule];
     double k[NVALUES] = {0}, g[NVALUES] = {0}, hl = 0.5 * (pc->l1 - pc->l0), ml = 0.5 * (pc->l0 + pc->l1);
     double dpsi, wk[GK_POINTS], wg[GK_POINTS], v[GK_POINTS][NVALUES];
     magdyn_vec3 q[GK_POINTS], fg, tg;
     int i, sgn, m, j = 0, gj[GK_POINTS], ng = 0, nv = e->on_src ? 1 : side_base(e, e->nside);
-    for (i = 0; i < 8; i++)
-        for (sgn = 0; sgn < (i < 7 ? 2 : 1); sgn++, j++) {
-            double x = sgn ? -md_gk15_x[i] : md_gk15_x[i], psi = x;
+    int np = 2 * ru->nh - 1;
+    for (i = 0; i < ru->nh; i++)
+        for (sgn = 0; sgn < (i < ru->nh - 1 ? 2 : 1); sgn++, j++) {
+            double x = sgn ? -ru->x[i] : ru->x[i], psi = x;
             dpsi = 1.0;
             if (pc->k0 && pc->k1) { psi = 0.5 * x * (3.0 - x * x); dpsi = 1.5 * (1.0 - x * x); }
             else if (pc->k0) { psi = 0.5 * (1.0 + x) * (1.0 + x) - 1.0; dpsi = 1.0 + x; }
             else if (pc->k1) { psi = 1.0 - 0.5 * (1.0 - x) * (1.0 - x); dpsi = 1.0 - x; }
             q[j] = magdyn_vec3_madd(e->p0, ml + hl * psi, e->d);
-            wk[j] = md_gk15_w[i] * dpsi;
+            wk[j] = ru->w[i] * dpsi;
             if (i & 1) {                       /* a Gauss point too */
-                wg[ng] = md_g7_w[i / 2] * dpsi;
+                wg[ng] = ru->gw[i / 2] * dpsi;
                 gj[ng++] = j;
             }
         }
-    values(pr, e, q, GK_POINTS, v);
+    values(pr, e, q, np, v);
     /* each value's sums in registers, the points in the rule's order */
     for (m = 0; m < nv; m++) {
         double sk = 0.0, sg = 0.0;
-        for (j = 0; j < GK_POINTS; j++) sk += wk[j] * v[j][m];
+        for (j = 0; j < np; j++) sk += wk[j] * v[j][m];
         for (j = 0; j < ng; j++) sg += wg[j] * v[gj[j]][m];
         k[m] = sk;
         g[m] = sg;
@@ -413,10 +437,11 @@ static int reserve(piece **pc, size_t *cap, size_t n, size_t budget, magdyn_stat
     return 1;
 }
 
-/* The line integrals, cut at their kinks and refined, passes halving every
- * piece whose estimate exceeds its share of the tolerance, until the
- * summed estimates meet the force's and share times the torque's; *out:
- * the totals (src frame), *tol_t the torque's tolerance for them. */
+/* The line integrals, cut at their kinks and refined, passes taking every
+ * piece whose estimate exceeds its share of the tolerance to the larger
+ * rule, or past that halving it, until the summed estimates meet the
+ * force's and share times the torque's; *out: the totals (src frame),
+ * *tol_t the torque's tolerance for them. */
 static magdyn_status integrate(const problem *pr, double share, sums *out, double *tol_t)
 {
     const mdc_bnd_problem *p = pr->p;
@@ -424,6 +449,7 @@ static magdyn_status integrate(const problem *pr, double share, sums *out, doubl
     piece *pc = malloc(cap * sizeof *pc);
     magdyn_status st = MAGDYN_OK;
     int k, c;
+    int small = p->rel_tol >= SMALL_RULE_TOL;
     if (!pc) return MAGDYN_ENOMEM;
     for (k = 0; k < pr->ne; k++) {
         double cuts[MDC_MAX_CUTS];
@@ -435,6 +461,7 @@ static magdyn_status integrate(const problem *pr, double share, sums *out, doubl
             pc[n].l0 = cuts[c]; pc[n].l1 = cuts[c + 1]; pc[n].edge = k;
             pc[n].k0 = (unsigned char)(c > 0 || near[0]);
             pc[n].k1 = (unsigned char)(c + 2 < nc || near[1]);
+            pc[n].rule = (unsigned char)(small && !pc[n].k0 && !pc[n].k1 ? 0 : 1);
             eval_piece(pr, &pc[n]);
             n++;
         }
@@ -445,6 +472,7 @@ static magdyn_status integrate(const problem *pr, double share, sums *out, doubl
         double tolt = p->rel_tol * fmax(magdyn_vec3_norm(t.t), magdyn_vec3_norm(t.f) * p->lever)
                       + p->floor_f * p->lever + ROUND_FLOOR * t.mt;
         size_t m = n;
+        int raised = 0;
         *out = t;
         *tol_t = tolt;
         tolt *= share;
@@ -454,6 +482,12 @@ static magdyn_status integrate(const problem *pr, double share, sums *out, doubl
             double mid;
             if (!(pc[i].ef * (double)m > tolf || pc[i].et * (double)m > tolt) || pc[i].l1 - pc[i].l0 < MIN_PIECE)
                 continue;
+            if (pc[i].rule == 0) {
+                pc[i].rule = 1;
+                eval_piece(pr, &pc[i]);
+                raised = 1;
+                continue;
+            }
             if (!reserve(&pc, &cap, n, p->max_pieces, &st)) goto done;
             mid = 0.5 * (pc[i].l0 + pc[i].l1);
             pc[n] = pc[i];
@@ -465,7 +499,7 @@ static magdyn_status integrate(const problem *pr, double share, sums *out, doubl
             eval_piece(pr, &pc[n]);
             n++;
         }
-        if (n == m) break;     /* nothing left to halve: resolved as far as doubles go */
+        if (n == m && !raised) break;     /* nothing left to refine: resolved as far as doubles go */
     }
 done:
     free(pc);

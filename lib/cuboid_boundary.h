@@ -34,9 +34,10 @@
  * Every integral is then along a line, of a continuous function with
  * x ln x kinks at its points nearest the other box's edges (Lambda_E has
  * an integrable logarithm where one of Q's edges crosses E): cut there,
- * with Gauss-Kronrod 7-15 on pieces whose points cluster towards the
- * kinks (psi' = 0 there), and halved where the estimates exceed their
- * share of the tolerance.
+ * with Gauss-Kronrod on pieces whose points cluster towards the kinks
+ * (psi' = 0 there), 5-11 on pieces clear of kinks at tolerances from 1e-5
+ * up and 7-15 on the others; a piece whose estimate exceeds its share of
+ * the tolerance moves on to 7-15, and past that is halved.
  */
 #ifndef MAGDYN_CUBOID_BOUNDARY_H
 #define MAGDYN_CUBOID_BOUNDARY_H

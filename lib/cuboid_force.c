@@ -24,7 +24,7 @@
  * Over 200 random turned pairs 0-10 um apart the face cubature missed the
  * tolerance by up to 4 times, and took 4 times as long at 1e-5 as at
  * 1e-3; the lines keep the error below 0.02 of the tolerance and cost
- * about 60 us at 1e-3 and 85 us at 1e-6 for 10 mm cubes polarised along
+ * about 25 us at 1e-3 and 40 us at 1e-6 for 10 mm cubes polarised along
  * an edge, touching (bench/dipole_cuboid).  Apart it is the other way round (the
  * lines' fixed cost of 0.05-0.09 ms against 0.01-0.03 ms), so there the
  * cubature goes first with a small budget (both_sides).
@@ -111,8 +111,8 @@ static magdyn_status cubature_round(const magdyn_cuboid *src, const magdyn_cuboi
 
 /*
  * Near contact the line integrals (cuboid_boundary.h) come first: their
- * cost hardly depends on the pose or the tolerance, some 90-130 us for
- * boxes touching at any tolerance, where the face cubature takes 80 us at
+ * cost hardly depends on the pose or the tolerance, some 20-45 us for
+ * boxes touching at 1e-3 .. 1e-5 (up to 75 us at 1e-6), where the face cubature takes 80 us at
  * 1e-3 but 340 us at 1e-5, and misses the tolerance by up to 4 times.
  * Apart (beyond LINES_NEAR of the smaller box's half diagonal), and for
  * stacks (charged faces parallel: mdc_pose_lines_first), the face

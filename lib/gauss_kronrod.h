@@ -2,7 +2,8 @@
  * gauss_kronrod.h - private to libmagdyn: the Gauss-Kronrod 7-15 rule on
  * [-1, 1] (QUADPACK's qk15): Kronrod nodes +-md_gk15_x[i] (i = 7: the
  * centre) with weights md_gk15_w[i]; the odd i are the 7-point Gauss
- * nodes, with weights md_g7_w[i / 2].
+ * nodes, with weights md_g7_w[i / 2].  The 3-7 and 5-11 rules below are
+ * laid out the same way.
  */
 #ifndef MAGDYN_GAUSS_KRONROD_H
 #define MAGDYN_GAUSS_KRONROD_H
@@ -29,5 +30,19 @@ static const double md_gk7_x[4] = {0.960491268708020283423507092629080, 0.774596
 static const double md_gk7_w[4] = {0.104656226026467265193823857192073, 0.268488089868333440728569280666710,
                                    0.401397414775962222905051818618432, 0.450916538658474142345110087045571};
 static const double md_g3_w[2] = {0.555555555555555555555555555555556, 0.888888888888888888888888888888889};
+
+/* Gauss-Kronrod 5-11: Kronrod nodes +-md_gk11_x[i] (i = 5: the centre)
+ * with weights md_gk11_w[i]; the odd i are the 5-point Gauss nodes, with
+ * weights md_g5_w[i / 2].  (The Kronrod nodes beside Gauss's are the
+ * roots of the Stieltjes polynomial x^6 + ... orthogonal to x^k P_5(x),
+ * k = 0 .. 5; the weights integrate x^16 exactly; 80-digit arithmetic.) */
+static const double md_gk11_x[6] = {0.984085360094842464496172934636139, 0.906179845938663992797626878299393,
+                                    0.754166726570849220440817166946116, 0.538469310105683091036314420700209,
+                                    0.279630413161783193413466522748977, 0.0};
+static const double md_gk11_w[6] = {0.042582036751081832864509450847670, 0.115233316622473394024626845880574,
+                                    0.186800796556492657467800026878486, 0.241040339228647586699942611223262,
+                                    0.272849801912558922340993264484456, 0.282987417857491213204255601371106};
+static const double md_g5_w[3] = {0.236926885056189087514264040719917, 0.478628670499366468041291514835638,
+                                  0.568888888888888888888888888888889};
 
 #endif

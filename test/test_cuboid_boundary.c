@@ -20,7 +20,10 @@
  * declined (MAGDYN_ENOCONV), the output untouched; (7) obliquely polarised
  * boxes (six charged faces, each edge of dst shared by two): against the
  * brute force apart, both ways touching, and at 1e-4 and 1e-6 within the
- * tolerance of a 1e-11 reference.
+ * tolerance of a 1e-11 reference; (8) the hard poses (six charged faces,
+ * on an edge, T-shape, random turned cubes touching) within the tolerance
+ * of that reference at 1e-3 .. 1e-6 in half-decades, across the change of
+ * the pieces' starting rule.
  */
 #include <check.h>
 #include <math.h>
@@ -497,6 +500,19 @@ START_TEST(tilted_stack_both_ways)
 }
 END_TEST
 
+/* lines(s, d, tol) within tol of lines(s, d, 1e-11): the force of |F|,
+ * the torque of the larger of |T| and |F| |h_d| */
+static void assert_within_tol(const magdyn_cuboid *s, const magdyn_cuboid *d, double tol)
+{
+    magdyn_vec3 f, t, fr, tr;
+    ck_assert_int_eq(lines(s, d, 1e-11, &fr, &tr), MAGDYN_OK);
+    ck_assert_int_eq(lines(s, d, tol, &f, &t), MAGDYN_OK);
+    ck_assert_msg(magdyn_vec3_dist(f, fr) <= tol * magdyn_vec3_norm(fr), "rel_tol %g: F off by %g of |F|", tol,
+                  magdyn_vec3_dist(f, fr) / magdyn_vec3_norm(fr));
+    ck_assert_msg(magdyn_vec3_dist(t, tr) <= tol * fmax(magdyn_vec3_norm(tr), magdyn_vec3_norm(fr) * magdyn_vec3_norm(d->half)),
+                  "rel_tol %g: T off by %g", tol, magdyn_vec3_dist(t, tr));
+}
+
 /* Both boxes polarised obliquely, so that all six faces of each are
  * charged and every edge of dst is one line for the two faces meeting
  * there: a smaller box turned (0.3 rad about x, 0.7 about z) and offset
@@ -509,20 +525,46 @@ START_TEST(six_charged_faces)
                           magdyn_quat_identity());
     magdyn_quat q = magdyn_quat_mul(magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 0.7),
                                     magdyn_quat_from_axis_angle(magdyn_v3(1, 0, 0), 0.3));
-    magdyn_vec3 up = magdyn_quat_rotate_inv(q, magdyn_v3(0, 0, 1)), h = {0.004, 0.003, 0.002}, f, t, fr, tr;
+    magdyn_vec3 up = magdyn_quat_rotate_inv(q, magdyn_v3(0, 0, 1)), h = {0.004, 0.003, 0.002};
     double lowest = h.x * fabs(up.x) + h.y * fabs(up.y) + h.z * fabs(up.z), tol;
     magdyn_cuboid d = box(h, magdyn_v3(0.2, -0.3, 1.0), magdyn_v3(0.002, -0.001, 0.0055 + lowest), q);
     assert_as_brute_force(&s, &d, 0);
     d.center.z = 0.005 + lowest;
     assert_both_ways(&s, &d);
-    ck_assert_int_eq(lines(&s, &d, 1e-11, &fr, &tr), MAGDYN_OK);
-    for (tol = 1e-4; tol > 1e-7; tol *= 1e-2) {
-        ck_assert_int_eq(lines(&s, &d, tol, &f, &t), MAGDYN_OK);
-        ck_assert_msg(magdyn_vec3_dist(f, fr) <= tol * magdyn_vec3_norm(fr), "rel_tol %g: F off by %g of |F|", tol,
-                      magdyn_vec3_dist(f, fr) / magdyn_vec3_norm(fr));
-        ck_assert_msg(magdyn_vec3_dist(t, tr) <= tol * fmax(magdyn_vec3_norm(tr), magdyn_vec3_norm(fr) * magdyn_vec3_norm(h)),
-                      "rel_tol %g: T off by %g", tol, magdyn_vec3_dist(t, tr));
+    for (tol = 1e-4; tol > 1e-7; tol *= 1e-2) assert_within_tol(&s, &d, tol);
+}
+END_TEST
+
+/* The pieces' starting rule follows the tolerance (Gauss-Kronrod 5-11 on
+ * smooth pieces from 1e-5 up, 7-15 below): at 1e-3 .. 1e-6 in
+ * half-decades the error stays within the tolerance of the lines at
+ * 1e-11, for the hard poses: six charged faces touching and 1 mm apart
+ * (as above), a cube resting on an edge, the T-shape (dst polarised across
+ * the stacking axis) and random turned cubes 0-10 um apart. */
+START_TEST(within_tol_at_every_tolerance)
+{
+    test_rng r = {0x5eed0011u};
+    magdyn_quat q = magdyn_quat_mul(magdyn_quat_from_axis_angle(magdyn_v3(0, 0, 1), 0.7),
+                                    magdyn_quat_from_axis_angle(magdyn_v3(1, 0, 0), 0.3));
+    magdyn_vec3 up = magdyn_quat_rotate_inv(q, magdyn_v3(0, 0, 1)), h = {0.004, 0.003, 0.002}, c = {0.005, 0.005, 0.005};
+    double lowest = h.x * fabs(up.x) + h.y * fabs(up.y) + h.z * fabs(up.z), tol;
+    magdyn_cuboid s[2], d[10];
+    int k, n = 0;
+    s[0] = box(c, magdyn_v3(0.3, 0.4, 1.1), magdyn_v3(0, 0, 0), magdyn_quat_identity());
+    s[1] = box(c, magdyn_v3(0, 0, 1.2), magdyn_v3(0, 0, 0), magdyn_quat_identity());
+    d[n++] = box(h, magdyn_v3(0.2, -0.3, 1.0), magdyn_v3(0.002, -0.001, 0.005 + lowest), q);
+    d[n++] = box(h, magdyn_v3(0.2, -0.3, 1.0), magdyn_v3(0.002, -0.001, 0.006 + lowest), q);
+    d[n++] = box(c, magdyn_v3(0, 0, 1.2), magdyn_v3(0, 0, 0.005 + 0.005 * (cos(0.3) + sin(0.3))),
+                 magdyn_quat_from_axis_angle(magdyn_v3(1, 0, 0), 0.3));
+    d[n++] = box(c, magdyn_v3(1.2, 0, 0), magdyn_v3(0, 0, 0.01), magdyn_quat_identity());
+    for (; n < 10; n++) {
+        magdyn_vec3 dir = test_rng_vec3(&r, -1, 1);
+        magdyn_vec3_normalize(dir, &dir);
+        d[n] = place(&s[1], box(c, magdyn_v3(0, 0, 1.2), magdyn_v3(0, 0, 0), test_rng_quat(&r)), dir,
+                     test_rng_range(&r, 0.0, 1e-5));
     }
+    for (k = 0; k < n; k++)
+        for (tol = 1e-3; tol > 0.9e-6; tol /= sqrt(10.0)) assert_within_tol(&s[k < 2 ? 0 : 1], &d[k], tol);
 }
 END_TEST
 
@@ -556,6 +598,7 @@ static Suite *suite(void)
     tcase_add_test(c, parallel_faces_apart);
     tcase_add_test(c, tilted_stack_both_ways);
     tcase_add_test(c, six_charged_faces);
+    tcase_add_test(c, within_tol_at_every_tolerance);
     tcase_add_test(c, nearly_parallel_faces_are_declined);
     suite_add_tcase(s, c);
     return s;
