@@ -128,7 +128,7 @@ static void values(const problem *pr, const edge *e, const magdyn_vec3 *q, int n
     double pg[GK_POINTS][6], lam[GK_POINTS][12];
     int i, g;
     if (e->on_src) {
-        magdyn_vec3 r[GK_POINTS];
+        magdyn_vec3 r[GK_POINTS] = {{0, 0, 0}};   /* (gcc -O1 cannot see that n of them are set) */
         double phi_d[GK_POINTS];
         for (i = 0; i < n; i++) r[i] = magdyn_mat3_mulv(pr->back, magdyn_vec3_sub(q[i], pr->p->t));
         mdc_face_potentials_n(pr->p->half_d, e->face, r, n, phi_d);
