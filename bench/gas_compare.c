@@ -125,42 +125,59 @@ static int run_magdyn(const lattice *L, long long coll, figures *f)
     return 0;
 }
 
-static int run_ref(const lattice *L, long long coll, double shell, double block, figures *f)
+/* A reference simulation behind one interface, so that both are timed by
+ * the same loop (run_sim). */
+typedef struct {
+    int (*run)(void *s, long long collisions);
+    long long (*collisions)(const void *s);
+    double (*time)(const void *s);
+    double (*energy)(const void *s);
+    void (*release)(void *s);
+} sim_ops;
+
+static int ref_run(void *s, long long c) { return edmd_ref_run(s, c); }
+static long long ref_collisions(const void *s) { return edmd_ref_collisions(s); }
+static double ref_time(const void *s) { return edmd_ref_time(s); }
+static double ref_energy(const void *s) { return edmd_ref_energy(s); }
+static void ref_release(void *s) { edmd_ref_free(s); }
+static const sim_ops REF_OPS = {ref_run, ref_collisions, ref_time, ref_energy, ref_release};
+
+static int iso_run(void *s, long long c) { return edmd_isobe_run(s, c); }
+static long long iso_collisions(const void *s) { return edmd_isobe_collisions(s); }
+static double iso_time(const void *s) { return edmd_isobe_time(s); }
+static double iso_energy(const void *s) { return edmd_isobe_energy(s); }
+static void iso_release(void *s) { edmd_isobe_free(s); }
+static const sim_ops ISO_OPS = {iso_run, iso_collisions, iso_time, iso_energy, iso_release};
+
+/* The figures of simulation s (freed here; NULL: -1) over coll collisions
+ * after the warm-up, as run_magdyn measures the library. */
+static int run_sim(void *s, const sim_ops *op, const lattice *L, long long coll, figures *f)
 {
-    edmd_ref *s = edmd_ref_new(L->n, 0.5, L->box, L->x, L->y, L->vx, L->vy, shell, block);
     double t0, s0, e0;
     long long c0;
     if (!s) return -1;
-    if (edmd_ref_run(s, 5LL * L->n / 2) != 0) { edmd_ref_free(s); return -1; }
-    c0 = edmd_ref_collisions(s);
-    s0 = edmd_ref_time(s);
-    e0 = edmd_ref_energy(s);
+    if (op->run(s, 5LL * L->n / 2) != 0) { op->release(s); return -1; }
+    c0 = op->collisions(s);
+    s0 = op->time(s);
+    e0 = op->energy(s);
     t0 = cpu_now();
-    if (edmd_ref_run(s, coll) != 0) { edmd_ref_free(s); return -1; }
-    f->rate = (edmd_ref_collisions(s) - c0) / (cpu_now() - t0);
-    f->nu = 2.0 * (edmd_ref_collisions(s) - c0) / (L->n * (edmd_ref_time(s) - s0));
-    f->drift = edmd_ref_energy(s) / e0 - 1.0;
-    edmd_ref_free(s);
+    if (op->run(s, coll) != 0) { op->release(s); return -1; }
+    f->rate = (op->collisions(s) - c0) / (cpu_now() - t0);
+    f->nu = 2.0 * (op->collisions(s) - c0) / (L->n * (op->time(s) - s0));
+    f->drift = op->energy(s) / e0 - 1.0;
+    op->release(s);
     return 0;
+}
+
+static int run_ref(const lattice *L, long long coll, double shell, double block, figures *f)
+{
+    return run_sim(edmd_ref_new(L->n, 0.5, L->box, L->x, L->y, L->vx, L->vy, shell, block), &REF_OPS, L, coll, f);
 }
 
 static int run_isobe(const lattice *L, long long coll, double cell_div, double skin, figures *f)
 {
-    edmd_isobe *s = edmd_isobe_new(L->n, 0.5, L->box, L->x, L->y, L->vx, L->vy, cell_div, skin);
-    double t0, s0, e0;
-    long long c0;
-    if (!s) return -1;
-    if (edmd_isobe_run(s, 5LL * L->n / 2) != 0) { edmd_isobe_free(s); return -1; }
-    c0 = edmd_isobe_collisions(s);
-    s0 = edmd_isobe_time(s);
-    e0 = edmd_isobe_energy(s);
-    t0 = cpu_now();
-    if (edmd_isobe_run(s, coll) != 0) { edmd_isobe_free(s); return -1; }
-    f->rate = (edmd_isobe_collisions(s) - c0) / (cpu_now() - t0);
-    f->nu = 2.0 * (edmd_isobe_collisions(s) - c0) / (L->n * (edmd_isobe_time(s) - s0));
-    f->drift = edmd_isobe_energy(s) / e0 - 1.0;
-    edmd_isobe_free(s);
-    return 0;
+    return run_sim(edmd_isobe_new(L->n, 0.5, L->box, L->x, L->y, L->vx, L->vy, cell_div, skin), &ISO_OPS, L, coll,
+                   f);
 }
 
 static int cmp(const void *a, const void *b)
