@@ -96,6 +96,8 @@ struct magdyn_world {
     magdyn_obb *obb, *grown;   /* the bodies' boxes, and grown by the narrow phase */
     int *bp, capbp;
     int *flag, capflag;        /* the narrow phase's answer per candidate pair */
+    unsigned char *rest;       /* magdyn_wi_touching: whether each candidate pair rests */
+    int caprest;
     magdyn_manifold *gman;     /* manifolds of a pass of candidate pairs (magdyn_wi_pair_contacts) */
     int *gcount, capgman, capgcount;   /* how many each pair has; room in gman, gcount */
     magdyn_body *b0;           /* the bodies before the step now taken */

@@ -144,26 +144,66 @@ void magdyn_wi_wake_all(magdyn_world *w)
     w->st.sleeping = 0;
 }
 
-/* 1 when the pair is within contact_margin and not flying apart: some
- * point of its manifold does not separate faster than bounce_speed (an
- * impact that bounced leaves every point separating). */
-static int resting(const magdyn_world *w, int i, int j)
+/* Pairs whose manifolds one batched call finds in resting_pairs. */
+#define RESTING_PASS 64
+
+/* 1 when no point of manifold m of the pair (i, j) separates faster than
+ * bounce_speed (an impact that bounced leaves every point separating), or
+ * m has none. */
+static int slow_apart(const magdyn_world *w, int i, int j, const magdyn_manifold *m)
 {
-    int k;
     const magdyn_body *a = &w->b[i], *b = &w->b[j];
-    magdyn_obb oa = magdyn_body_obb(a), ob = magdyn_body_obb(b);
-    magdyn_manifold m;
     double slowest = INFINITY;
-    if (magdyn_wi_separation(a, b) > w->p.contact_margin) return 0;
-    for (k = 0; k < w->nheld; k++)
-        if (w->held[k].i == i && w->held[k].j == j) return 1;
-    if (magdyn_obb_manifold(&oa, &ob, w->p.contact_margin, &m) <= 0) return 1;
-    for (k = 0; k < m.count; k++) {
-        magdyn_vec3 u = magdyn_vec3_sub(magdyn_body_point_velocity(a, m.point[k]),
-                                        magdyn_body_point_velocity(b, m.point[k]));
-        slowest = fmin(slowest, magdyn_vec3_dot(u, m.normal));
+    int k;
+    if (m->count <= 0) return 1;
+    for (k = 0; k < m->count; k++) {
+        magdyn_vec3 u = magdyn_vec3_sub(magdyn_body_point_velocity(a, m->point[k]),
+                                        magdyn_body_point_velocity(b, m->point[k]));
+        slowest = fmin(slowest, magdyn_vec3_dot(u, m->normal));
     }
     return slowest <= w->p.bounce_speed;
+}
+
+/* The manifolds of the pairs pend[0 .. 2 n - 1] (candidate q of w->bp at
+ * at[]) in one batch, their answers into rest[q]. */
+static magdyn_status resting_pass(magdyn_world *w, const int *pend, const int *at, int n, unsigned char *rest)
+{
+    magdyn_status s;
+    int k;
+    if (n == 0) return MAGDYN_OK;
+    if ((s = magdyn_obb_manifold_pairs(w->n, w->obb, n, pend, w->p.contact_margin, w->gman)) != MAGDYN_OK)
+        return s;
+    for (k = 0; k < n; k++) rest[at[k]] = (unsigned char)slow_apart(w, pend[2 * k], pend[2 * k + 1], &w->gman[k]);
+    return MAGDYN_OK;
+}
+
+/* rest[q] = 1 for each candidate pair q of w->bp[0 .. 2 np - 1] within
+ * contact_margin that does not fly apart (held pairs always), else 0; the
+ * manifolds in passes of RESTING_PASS pairs, each one batched call. */
+static magdyn_status resting_pairs(magdyn_world *w, int np, unsigned char *rest)
+{
+    int pend[2 * RESTING_PASS], at[RESTING_PASS], n = 0, q, k;
+    magdyn_status s;
+    if (np > 0 && (s = magdyn_wi_grow((void **)&w->gman, &w->capgman, RESTING_PASS, sizeof *w->gman)) != MAGDYN_OK)
+        return s;
+    for (q = 0; q < np; q++) {
+        int i = w->bp[2 * q], j = w->bp[2 * q + 1], held = 0;
+        rest[q] = 0;
+        if (magdyn_wi_separation(&w->b[i], &w->b[j]) > w->p.contact_margin) continue;
+        for (k = 0; k < w->nheld && !held; k++) held = w->held[k].i == i && w->held[k].j == j;
+        if (held) {
+            rest[q] = 1;
+            continue;
+        }
+        pend[2 * n] = i;
+        pend[2 * n + 1] = j;
+        at[n++] = q;
+        if (n == RESTING_PASS) {
+            if ((s = resting_pass(w, pend, at, n, rest)) != MAGDYN_OK) return s;
+            n = 0;
+        }
+    }
+    return resting_pass(w, pend, at, n, rest);
 }
 
 /* The pairs within contact_margin now that do not fly apart, into
@@ -177,9 +217,12 @@ magdyn_status magdyn_wi_touching(magdyn_world *w)
         woke = 0;
         w->ntouch = 0;
         if ((s = magdyn_wi_broad(w, w->b, w->p.contact_margin, magdyn_wi_any_pair, &np)) != MAGDYN_OK) return s;
+        if ((s = magdyn_wi_grow((void **)&w->rest, &w->caprest, np, sizeof *w->rest)) != MAGDYN_OK
+            || (s = resting_pairs(w, np, w->rest)) != MAGDYN_OK)
+            return s;
         for (q = 0; q < np; q++) {
             int i = w->bp[2 * q], j = w->bp[2 * q + 1];
-            if (!resting(w, i, j)) continue;
+            if (!w->rest[q]) continue;
             if (w->role[i] == ROLE_ASLEEP || w->role[j] == ROLE_ASLEEP) {
                 magdyn_wi_wake_island(w, w->role[i] == ROLE_ASLEEP ? i : j);
                 woke = 1;
