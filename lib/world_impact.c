@@ -112,7 +112,7 @@ magdyn_status magdyn_wi_impact(magdyn_world *w, int again)
     /* the touching pairs, kept in w->bp in their order */
     for (q = 0; q < np; q++) {
         int a = w->bp[2 * q], b = w->bp[2 * q + 1];
-        if (magdyn_wi_separation(&w->b[a], &w->b[b]) > 2.0 * w->p.contact_tol) continue;
+        if (magdyn_wi_box_separation(w, a, b) > 2.0 * w->p.contact_tol) continue;
         if (w->role[a] == ROLE_ASLEEP) magdyn_wi_wake_island(w, a);
         if (w->role[b] == ROLE_ASLEEP) magdyn_wi_wake_island(w, b);
         w->bp[2 * m] = a;

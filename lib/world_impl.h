@@ -163,6 +163,9 @@ int magdyn_wi_any_pair(const magdyn_world *w, int a, int b);
  * of w->obb, appended to w->con from w->ncon on (bare: no impulses, no
  * targets). */
 magdyn_status magdyn_wi_pair_contacts(magdyn_world *w, int np, double margin);
+/* Separating-axis gap [m] of bodies i and j by the boxes w->obb that the
+ * last magdyn_wi_broad made (no box made again). */
+double magdyn_wi_box_separation(const magdyn_world *w, int i, int j);
 double magdyn_wi_separation(const magdyn_body *a, const magdyn_body *b);
 magdyn_status magdyn_wi_touching(magdyn_world *w);
 magdyn_status magdyn_wi_classify(magdyn_world *w);

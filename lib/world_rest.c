@@ -112,6 +112,13 @@ magdyn_status magdyn_wi_pair_contacts(magdyn_world *w, int np, double margin)
     return MAGDYN_OK;
 }
 
+double magdyn_wi_box_separation(const magdyn_world *w, int i, int j)
+{
+    magdyn_sat_result r;
+    magdyn_obb_sat(&w->obb[i], &w->obb[j], &r);
+    return r.separation;
+}
+
 double magdyn_wi_separation(const magdyn_body *a, const magdyn_body *b)
 {
     magdyn_obb oa = magdyn_body_obb(a), ob = magdyn_body_obb(b);
@@ -189,7 +196,7 @@ static magdyn_status resting_pairs(magdyn_world *w, int np, unsigned char *rest)
     for (q = 0; q < np; q++) {
         int i = w->bp[2 * q], j = w->bp[2 * q + 1], held = 0;
         rest[q] = 0;
-        if (magdyn_wi_separation(&w->b[i], &w->b[j]) > w->p.contact_margin) continue;
+        if (magdyn_wi_box_separation(w, i, j) > w->p.contact_margin) continue;
         for (k = 0; k < w->nheld && !held; k++) held = w->held[k].i == i && w->held[k].j == j;
         if (held) {
             rest[q] = 1;
