@@ -105,6 +105,7 @@ struct magdyn_world {
     magdyn_body *bl;           /* the bodies at a contact step's point of force evaluation */
     magdyn_vec3 *Fl, *Tl;      /* the touching magnets' forces there [N, N m] */
     double lag;                /* the start velocities' share of this contact step's motion */
+    int spin_held;             /* this contact step's targets hold the spin's curvature */
     double last_impact;        /* time of the last impact, or -1 */
     double hprev;              /* length of the last velocity-level step [s], 0: none */
     magdyn_world_stats st;

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <math.h>
 #include <magdyn/contact.h>
+#include "contact_spin.h"
 #include "world_impl.h"
 
 /* Longest motion of any point of a touching magnet in one step, as a
@@ -36,6 +37,12 @@
 #define IMPACT_ROUNDS 16
 /* Most halvings of a step whose solve leaves a contact sunk too deep. */
 #define MAX_HALVINGS 3
+/* Too deep, for a halving: this many times contact_tol.  Resting points
+ * sit near contact_tol and the solver stops short of exact by a speed
+ * that the step's length turns into depth; a point that ends less than
+ * this deep is pushed back by the next steps' targets (target_end), and
+ * halving for it would cost a solve for a tenth of contact_tol. */
+#define SINK_HALVE 2.0
 /* A step that sinks a gathered pair by more than this share of its
  * smallest half extent beyond its start is halved too (sinks_elsewhere);
  * snapping piles sink 0.3-1.6 um (of 5 mm) at the default contact_tol. */
@@ -48,23 +55,69 @@
  * piles creep and never sleep). */
 #define SOLVE_SPEED_SHARE 1e-6
 
-/* Longest step [s] over which the spin of b keeps the curvature of its
- * points' paths, which the velocity-level step misses (a point at r from
- * the centre leaves its tangent by r (w h)^2 / 2), within contact_tol. */
-static double spin_step(const magdyn_world *w, const magdyn_body *b)
+/* Longest step [s] over which a first-order step's points, at r from
+ * the centre of b, stay within contact_tol of their paths, which the spin
+ * curves by r (w h)^2 / 2. */
+static double first_order_spin_step(const magdyn_world *w, const magdyn_body *b)
 {
     double om = magdyn_vec3_norm(b->omega), r = magdyn_vec3_norm(b->half);
     return om > 0.0 && !b->fixed ? sqrt(2.0 * w->p.contact_tol / r) / om : INFINITY;
 }
 
+/*
+ * Whether a contact step from the bodies' present state holds the curvature
+ * of its points' paths in its targets (spin_sink): when the spin of some
+ * touching magnet would bound a first-order step below its travel bound
+ * and contact_step (a tumbling magnet), and the step is not the
+ * theta-method's, whose targets blend two velocities.  A slow cluster takes
+ * the first-order step: there the curvature is within contact_tol anyway,
+ * and a frictionless pair at rest would feel the turning of the normal
+ * (below) as a push that grows a slow sliding spin.
+ */
+static int spin_held(const magdyn_world *w)
+{
+    int i;
+    if (magdyn_wi_theta_lag(w) > 0.0) return 0;
+    for (i = 0; i < w->n; i++) {
+        const magdyn_body *b = &w->b[i];
+        double v = magdyn_body_point_speed(b), bound = w->p.contact_step;
+        if (w->role[i] != ROLE_CONTACT) continue;
+        if (v > 0.0) bound = fmin(bound, CONTACT_STEP_LENGTH * w->lmin / v);
+        if (first_order_spin_step(w, b) < bound) return 1;
+    }
+    return 0;
+}
+
+/* Longest step [s] over which the part of the paths of b's points that the
+ * step's targets do not hold stays within contact_tol: with the spin's
+ * curvature held (spin_sink) a point at r from the centre misses its path
+ * by r (w h)^3 / 6, else by r (w h)^2 / 2. */
+static double spin_step(const magdyn_world *w, const magdyn_body *b, int held)
+{
+    double om = magdyn_vec3_norm(b->omega), r = magdyn_vec3_norm(b->half);
+    if (!held) return first_order_spin_step(w, b);
+    return om > 0.0 && !b->fixed ? cbrt(6.0 * w->p.contact_tol / r) / om : INFINITY;
+}
+
+/* The depth [m] that the curvature of the two bodies' spin paths and the
+ * turning of the normal add to point k of c over h, at the velocities of
+ * bs (contact_spin.h), when the step holds them (w->spin_held). */
+static double spin_sink(const magdyn_world *w, const magdyn_body *bs, const magdyn_contact *c, int k,
+                        double h)
+{
+    if (!w->spin_held || !(h > 0.0)) return 0.0;
+    return contact_spin_sink(&bs[c->a], &bs[c->b], &c->manifold, k, h)
+         + contact_turn_sink(&bs[c->a], &bs[c->b], &c->manifold, k, h);
+}
+
 double magdyn_wi_island_bound(const magdyn_world *w)
 {
     double v = 0.0, h = w->p.contact_step;
-    int i;
+    int i, held = spin_held(w);
     for (i = 0; i < w->n; i++)
         if (w->role[i] == ROLE_CONTACT) {
             v = fmax(v, magdyn_body_point_speed(&w->b[i]));
-            h = fmin(h, spin_step(w, &w->b[i]));
+            h = fmin(h, spin_step(w, &w->b[i], held));
         }
     return v > 0.0 ? fmin(h, CONTACT_STEP_LENGTH * w->lmin / v) : h;
 }
@@ -330,15 +383,21 @@ static magdyn_status impacts(magdyn_world *w, int *count)
 }
 
 /* Largest distance [m] a point of a touching magnet moves in h, as a
- * share of the limit (> 1: too far), or of its spin's limit on h. */
+ * share of the limit (> 1: too far), or of its spin's limit on h, or the
+ * share of contact_tol by which the curvature of the solved spin departs
+ * from the one the targets held, the spin of the step's start (that
+ * departure grows as h^3: the spin changes in proportion to h). */
 static double travel(const magdyn_world *w, double h, double limit)
 {
-    double d = 0.0;
-    int i;
+    double d = 0.0, miss = 0.0;
+    int i, c, k;
     for (i = 0; i < w->n; i++)
         if (w->role[i] == ROLE_CONTACT)
-            d = fmax(d, fmax(h * magdyn_body_point_speed(&w->b[i]) / limit, h / spin_step(w, &w->b[i])));
-    return d;
+            d = fmax(d, fmax(h * magdyn_body_point_speed(&w->b[i]) / limit, h / spin_step(w, &w->b[i], w->spin_held)));
+    for (c = 0; c < w->ncon; c++)
+        for (k = 0; k < w->con[c].manifold.count; k++)
+            miss = fmax(miss, fabs(spin_sink(w, w->b, &w->con[c], k, h) - spin_sink(w, w->bt, &w->con[c], k, h)));
+    return fmax(d, cbrt(miss / w->p.contact_tol));
 }
 
 /*
@@ -364,16 +423,20 @@ static double target_end(magdyn_world *w, double d, double h)
 }
 
 /* The least separating speed [m/s] at the end of the step of h of point
- * k of c: target_end, blended with the start's (magdyn_wi_theta_target). */
+ * k of c: target_end, and the speed that takes back the depth the spin's
+ * curvature adds (spin_sink, at the spin of the step's start); or for the
+ * theta-method target_end blended with the start's
+ * (magdyn_wi_theta_target). */
 static double target(magdyn_world *w, const magdyn_contact *c, int k, double h)
 {
     double d = c->manifold.depth[k], t = target_end(w, d, h);
-    if (!(w->lag > 0.0)) return t;
+    if (!(w->lag > 0.0)) return t + spin_sink(w, w->bt, c, k, h) / h;
     return magdyn_wi_theta_target(w, t, d <= w->p.contact_tol, -closing(w->bt, c, c->manifold.point[k]));
 }
 
 /* Deepest a contact point would end the step of h [m], as the start and
- * solved velocities carry it (depth - h u_n, u_n the blend of the two). */
+ * solved velocities carry it (depth - h u_n, u_n the blend of the two, and
+ * the curvature the targets held). */
 static double sink(const magdyn_world *w, double h)
 {
     double worst = -INFINITY;
@@ -383,7 +446,7 @@ static double sink(const magdyn_world *w, double h)
         for (k = 0; k < ct->manifold.count; k++) {
             double u = -closing(w->b, ct, ct->manifold.point[k]);
             if (w->lag > 0.0) u = magdyn_wi_theta_blend(w, -closing(w->bt, ct, ct->manifold.point[k]), u);
-            worst = fmax(worst, ct->manifold.depth[k] - h * u);
+            worst = fmax(worst, ct->manifold.depth[k] - h * u + spin_sink(w, w->bt, ct, k, h));
         }
     }
     return worst;
@@ -508,16 +571,17 @@ magdyn_status magdyn_wi_island_step(magdyn_world *w, double *h, double hprev)
         /* the velocities the step starts from, for the bookkeeping */
         memcpy(w->bt, w->b, (size_t)w->n * sizeof *w->bt);
         w->lag = magdyn_wi_theta_lag(w);
+        w->spin_held = spin_held(w);
         s = arrival(w, h);
         if (s == MAGDYN_OK) s = kick_and_solve(w, *h, hprev);
         /* shorter while some point would move beyond the contacts gathered,
-           or would end sunk deeper than contact_tol (the solver stops short
+           or would end sunk deeper than SINK_HALVE contact_tol (the solver stops short
            of exact by an amount that scales with the step's force kick) */
         for (halvings = 0; s == MAGDYN_OK && *h > 1e-9 * w->p.contact_step;) {
             double d = travel(w, *h, limit), deep;
             if (d > 1.0) *h *= 0.7 / d;
             else if (halvings < MAX_HALVINGS
-                     && (((deep = sink(w, *h)) > w->p.contact_tol && deep > sink(w, 0.0)) || sinks_elsewhere(w, *h))) {
+                     && (((deep = sink(w, *h)) > (w->spin_held ? SINK_HALVE : 1.0) * w->p.contact_tol && deep > sink(w, 0.0)) || sinks_elsewhere(w, *h))) {
                 *h *= 0.5;
                 halvings++;
             } else break;

@@ -448,11 +448,10 @@ END_TEST
  * 1000 rad/s, frictionless and with restitution 0.  The velocity-level
  * contact step misses the curvature of a spinning corner's path, r (w h)^2 / 2
  * a step: 8e-8 m at the 6 us steps the travel bound allowed, and the pairs
- * sank 1.2 um deep.  The step now also keeps that within contact_tol.
- * Sampled every 0.1 ms for 3 ms: overlap at most 0.5 um (measured 1.6e-7 m
- * with gcc -O2; what remains comes from the turning of the contact normal
- * with the reference face, which the step does not bound) and momentum kept
- * (Newton's third law).
+ * sank 1.2 um deep.  The step's targets hold that curvature and the
+ * turning of the contact normal (lib/contact_spin.h; without the turning,
+ * 2 um).  Sampled every 0.1 ms for 3 ms: overlap at most 0.5 um (measured
+ * 7e-9 m with gcc -O2) and momentum kept (Newton's third law).
  */
 START_TEST(spinning_snap_holds_its_gap)
 {
