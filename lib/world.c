@@ -173,6 +173,9 @@ int magdyn_world_add(magdyn_world *w, const magdyn_magnet *m)
     w->role[w->n] = b.fixed ? ROLE_FIXED : ROLE_FLY;
     w->slow[w->n] = b.fixed ? INFINITY : 0.0;
     w->group[w->n] = -1;
+    /* no force yet: the forces of the next step's start replace it (the
+       resting test reads the last step's, magdyn_wi_touching) */
+    w->F[w->n] = w->T[w->n] = magdyn_v3(0, 0, 0);
     if (m->half.x < w->lmin) w->lmin = m->half.x;
     if (m->half.y < w->lmin) w->lmin = m->half.y;
     if (m->half.z < w->lmin) w->lmin = m->half.z;

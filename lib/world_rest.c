@@ -154,19 +154,35 @@ void magdyn_wi_wake_all(magdyn_world *w)
 /* Pairs whose manifolds one batched call finds in resting_pairs. */
 #define RESTING_PASS 64
 
-/* 1 when no point of manifold m of the pair (i, j) separates faster than
+/* The acceleration [m/s^2] that the forces of the step's start (w->F) give
+ * the centre of magnet i; zero for one that does not move. */
+static magdyn_vec3 pull(const magdyn_world *w, int i)
+{
+    if (w->role[i] != ROLE_FLY && w->role[i] != ROLE_CONTACT) return magdyn_v3(0, 0, 0);
+    return magdyn_vec3_scale(w->F[i], magdyn_body_inv_mass(&w->b[i]));
+}
+
+/*
+ * 1 when no point of manifold m of the pair (i, j) separates faster than
  * bounce_speed (an impact that bounced leaves every point separating), or
- * m has none. */
+ * m has none.  A separation that the forces pulling the two together take
+ * back within a step as long as the last contact step (hprev) is no
+ * parting: a corner of a magnet rolling on another lifts off at a few
+ * mm/s, and the pull of the pair, a thousand g, brings it back within
+ * microseconds; flying, the pair would meet again at once, and each such
+ * meeting costs a flight step thrown away and an impact.
+ */
 static int slow_apart(const magdyn_world *w, int i, int j, const magdyn_manifold *m)
 {
     const magdyn_body *a = &w->b[i], *b = &w->b[j];
-    double slowest = INFINITY;
+    double slowest = INFINITY, back = 0.0;
     int k;
     if (m->count <= 0) return 1;
+    if (w->hprev > 0.0) back = w->hprev * fmin(0.0, magdyn_vec3_dot(magdyn_vec3_sub(pull(w, i), pull(w, j)), m->normal));
     for (k = 0; k < m->count; k++) {
         magdyn_vec3 u = magdyn_vec3_sub(magdyn_body_point_velocity(a, m->point[k]),
                                         magdyn_body_point_velocity(b, m->point[k]));
-        slowest = fmin(slowest, magdyn_vec3_dot(u, m->normal));
+        slowest = fmin(slowest, magdyn_vec3_dot(u, m->normal) + back);
     }
     return slowest <= w->p.bounce_speed;
 }
