@@ -202,6 +202,16 @@ double magdyn_wi_theta_blend(const magdyn_world *w, double s0, double s1);
 void magdyn_wi_theta_drift(const magdyn_world *w, magdyn_body *bodies, double h);
 void magdyn_wi_island_commit(magdyn_world *w);
 double magdyn_wi_island_bound(const magdyn_world *w);
+/* world_spin.c: whether a contact step holds the spin's curvature and the
+ * turning of its normals (no point moving more than travel [m]); the
+ * longest step the spin of b allows; the depth the held terms add to point
+ * k of c over h at the velocities of bs; their largest change between the
+ * step's start (w->bt) and its solve (w->b). */
+int magdyn_wi_spin_held(const magdyn_world *w, double travel);
+double magdyn_wi_spin_step(const magdyn_world *w, const magdyn_body *b, int held);
+double magdyn_wi_spin_sink(const magdyn_world *w, const magdyn_body *bs, const magdyn_contact *c, int k,
+                           double h);
+double magdyn_wi_spin_miss(const magdyn_world *w, double h);
 
 /* world_impact.c: impulses at every pair touching now. */
 magdyn_status magdyn_wi_impact(magdyn_world *w, int again);

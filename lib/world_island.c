@@ -21,7 +21,6 @@
 #include <string.h>
 #include <math.h>
 #include <magdyn/contact.h>
-#include "contact_spin.h"
 #include "world_impl.h"
 
 /* Longest motion of any point of a touching magnet in one step, as a
@@ -55,69 +54,14 @@
  * piles creep and never sleep). */
 #define SOLVE_SPEED_SHARE 1e-6
 
-/* Longest step [s] over which a first-order step's points, at r from
- * the centre of b, stay within contact_tol of their paths, which the spin
- * curves by r (w h)^2 / 2. */
-static double first_order_spin_step(const magdyn_world *w, const magdyn_body *b)
-{
-    double om = magdyn_vec3_norm(b->omega), r = magdyn_vec3_norm(b->half);
-    return om > 0.0 && !b->fixed ? sqrt(2.0 * w->p.contact_tol / r) / om : INFINITY;
-}
-
-/*
- * Whether a contact step from the bodies' present state holds the curvature
- * of its points' paths in its targets (spin_sink): when the spin of some
- * touching magnet would bound a first-order step below its travel bound
- * and contact_step (a tumbling magnet), and the step is not the
- * theta-method's, whose targets blend two velocities.  A slow cluster takes
- * the first-order step: there the curvature is within contact_tol anyway,
- * and a frictionless pair at rest would feel the turning of the normal
- * (below) as a push that grows a slow sliding spin.
- */
-static int spin_held(const magdyn_world *w)
-{
-    int i;
-    if (magdyn_wi_theta_lag(w) > 0.0) return 0;
-    for (i = 0; i < w->n; i++) {
-        const magdyn_body *b = &w->b[i];
-        double v = magdyn_body_point_speed(b), bound = w->p.contact_step;
-        if (w->role[i] != ROLE_CONTACT) continue;
-        if (v > 0.0) bound = fmin(bound, CONTACT_STEP_LENGTH * w->lmin / v);
-        if (first_order_spin_step(w, b) < bound) return 1;
-    }
-    return 0;
-}
-
-/* Longest step [s] over which the part of the paths of b's points that the
- * step's targets do not hold stays within contact_tol: with the spin's
- * curvature held (spin_sink) a point at r from the centre misses its path
- * by r (w h)^3 / 6, else by r (w h)^2 / 2. */
-static double spin_step(const magdyn_world *w, const magdyn_body *b, int held)
-{
-    double om = magdyn_vec3_norm(b->omega), r = magdyn_vec3_norm(b->half);
-    if (!held) return first_order_spin_step(w, b);
-    return om > 0.0 && !b->fixed ? cbrt(6.0 * w->p.contact_tol / r) / om : INFINITY;
-}
-
-/* The depth [m] that the curvature of the two bodies' spin paths and the
- * turning of the normal add to point k of c over h, at the velocities of
- * bs (contact_spin.h), when the step holds them (w->spin_held). */
-static double spin_sink(const magdyn_world *w, const magdyn_body *bs, const magdyn_contact *c, int k,
-                        double h)
-{
-    if (!w->spin_held || !(h > 0.0)) return 0.0;
-    return contact_spin_sink(&bs[c->a], &bs[c->b], &c->manifold, k, h)
-         + contact_turn_sink(&bs[c->a], &bs[c->b], &c->manifold, k, h);
-}
-
 double magdyn_wi_island_bound(const magdyn_world *w)
 {
     double v = 0.0, h = w->p.contact_step;
-    int i, held = spin_held(w);
+    int i, held = magdyn_wi_spin_held(w, CONTACT_STEP_LENGTH * w->lmin);
     for (i = 0; i < w->n; i++)
         if (w->role[i] == ROLE_CONTACT) {
             v = fmax(v, magdyn_body_point_speed(&w->b[i]));
-            h = fmin(h, spin_step(w, &w->b[i], held));
+            h = fmin(h, magdyn_wi_spin_step(w, &w->b[i], held));
         }
     return v > 0.0 ? fmin(h, CONTACT_STEP_LENGTH * w->lmin / v) : h;
 }
@@ -389,15 +333,13 @@ static magdyn_status impacts(magdyn_world *w, int *count)
  * departure grows as h^3: the spin changes in proportion to h). */
 static double travel(const magdyn_world *w, double h, double limit)
 {
-    double d = 0.0, miss = 0.0;
-    int i, c, k;
+    double d = 0.0;
+    int i;
     for (i = 0; i < w->n; i++)
         if (w->role[i] == ROLE_CONTACT)
-            d = fmax(d, fmax(h * magdyn_body_point_speed(&w->b[i]) / limit, h / spin_step(w, &w->b[i], w->spin_held)));
-    for (c = 0; c < w->ncon; c++)
-        for (k = 0; k < w->con[c].manifold.count; k++)
-            miss = fmax(miss, fabs(spin_sink(w, w->b, &w->con[c], k, h) - spin_sink(w, w->bt, &w->con[c], k, h)));
-    return fmax(d, cbrt(miss / w->p.contact_tol));
+            d = fmax(d, fmax(h * magdyn_body_point_speed(&w->b[i]) / limit,
+                             h / magdyn_wi_spin_step(w, &w->b[i], w->spin_held)));
+    return fmax(d, cbrt(magdyn_wi_spin_miss(w, h) / w->p.contact_tol));
 }
 
 /*
@@ -424,13 +366,13 @@ static double target_end(magdyn_world *w, double d, double h)
 
 /* The least separating speed [m/s] at the end of the step of h of point
  * k of c: target_end, and the speed that takes back the depth the spin's
- * curvature adds (spin_sink, at the spin of the step's start); or for the
+ * curvature adds (magdyn_wi_spin_sink, at the spin of the step's start); or for the
  * theta-method target_end blended with the start's
  * (magdyn_wi_theta_target). */
 static double target(magdyn_world *w, const magdyn_contact *c, int k, double h)
 {
     double d = c->manifold.depth[k], t = target_end(w, d, h);
-    if (!(w->lag > 0.0)) return t + spin_sink(w, w->bt, c, k, h) / h;
+    if (!(w->lag > 0.0)) return t + magdyn_wi_spin_sink(w, w->bt, c, k, h) / h;
     return magdyn_wi_theta_target(w, t, d <= w->p.contact_tol, -closing(w->bt, c, c->manifold.point[k]));
 }
 
@@ -446,7 +388,7 @@ static double sink(const magdyn_world *w, double h)
         for (k = 0; k < ct->manifold.count; k++) {
             double u = -closing(w->b, ct, ct->manifold.point[k]);
             if (w->lag > 0.0) u = magdyn_wi_theta_blend(w, -closing(w->bt, ct, ct->manifold.point[k]), u);
-            worst = fmax(worst, ct->manifold.depth[k] - h * u + spin_sink(w, w->bt, ct, k, h));
+            worst = fmax(worst, ct->manifold.depth[k] - h * u + magdyn_wi_spin_sink(w, w->bt, ct, k, h));
         }
     }
     return worst;
@@ -571,7 +513,7 @@ magdyn_status magdyn_wi_island_step(magdyn_world *w, double *h, double hprev)
         /* the velocities the step starts from, for the bookkeeping */
         memcpy(w->bt, w->b, (size_t)w->n * sizeof *w->bt);
         w->lag = magdyn_wi_theta_lag(w);
-        w->spin_held = spin_held(w);
+        w->spin_held = magdyn_wi_spin_held(w, limit);
         s = arrival(w, h);
         if (s == MAGDYN_OK) s = kick_and_solve(w, *h, hprev);
         /* shorter while some point would move beyond the contacts gathered,
