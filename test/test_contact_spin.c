@@ -113,12 +113,23 @@ static magdyn_vec3 edges(const magdyn_body *a, const magdyn_body *b)
 }
 
 /* The predicted gap misses by O(h^3) while the first-order one misses by
- * O(h^2), in each of the three ways a normal turns. */
-static void third_order(const magdyn_body *a, const magdyn_body *b, const magdyn_manifold *m, normal_fn normal_at)
+ * O(h^2): a at a_at and b at b_at (turning and sliding the same way in
+ * every case) touch at point, of the given kind and feature id, the
+ * normal +z at the start and normal_at after. */
+static void third_order(magdyn_vec3 a_at, magdyn_vec3 b_at, magdyn_contact_kind kind, magdyn_vec3 point,
+                        unsigned int id, normal_fn normal_at)
 {
+    magdyn_body a = cube(a_at, magdyn_v3(0.3, -0.2, 0), magdyn_v3(20, -35, 50), magdyn_quat_identity());
+    magdyn_body b = cube(b_at, magdyn_v3(-0.1, 0.1, 0), magdyn_v3(-40, 25, 30), magdyn_quat_identity());
+    magdyn_manifold m = {0};
     double h = 2.5e-4, m1, m2, f1, f2;
-    m1 = miss(a, b, m, normal_at, h, &f1);
-    m2 = miss(a, b, m, normal_at, 0.25 * h, &f2);
+    m.kind = kind;
+    m.normal = magdyn_v3(0, 0, 1);
+    m.count = 1;
+    m.point[0] = point;
+    m.id[0] = id;
+    m1 = miss(&a, &b, &m, normal_at, h, &f1);
+    m2 = miss(&a, &b, &m, normal_at, 0.25 * h, &f2);
     /* the first-order gap misses by h^2 terms: a 16th, and much more than
        the prediction */
     ck_assert_double_gt(fabs(f2), fabs(f1) / 20.0);
@@ -129,50 +140,23 @@ static void third_order(const magdyn_body *a, const magdyn_body *b, const magdyn
 
 START_TEST(corner_on_a_face_of_b)
 {
-    magdyn_body a = cube(magdyn_v3(0, 0, 0.005), magdyn_v3(0.3, -0.2, 0), magdyn_v3(20, -35, 50),
-                         magdyn_quat_identity());
-    magdyn_body b = cube(magdyn_v3(0, 0, -0.005), magdyn_v3(-0.1, 0.1, 0), magdyn_v3(-40, 25, 30),
-                         magdyn_quat_identity());
-    magdyn_manifold m = {0};
-    m.kind = MAGDYN_CONTACT_EDGE_FACE;
-    m.normal = magdyn_v3(0, 0, 1);
-    m.count = 1;
-    m.point[0] = magdyn_v3(0.005, 0.005, 0);
-    m.id[0] = pair_id(feature(1, 1, -1), feature(0, 0, 1));
-    third_order(&a, &b, &m, face_of_b);
+    third_order(magdyn_v3(0, 0, 0.005), magdyn_v3(0, 0, -0.005), MAGDYN_CONTACT_EDGE_FACE,
+                magdyn_v3(0.005, 0.005, 0), pair_id(feature(1, 1, -1), feature(0, 0, 1)), face_of_b);
 }
 END_TEST
 
 START_TEST(corner_on_a_face_of_a)
 {
     /* flush faces: the feature ids, not the boxes' axes, say whose face */
-    magdyn_body a = cube(magdyn_v3(0, 0, 0.005), magdyn_v3(0.3, -0.2, 0), magdyn_v3(20, -35, 50),
-                         magdyn_quat_identity());
-    magdyn_body b = cube(magdyn_v3(0.002, 0.001, -0.005), magdyn_v3(-0.1, 0.1, 0), magdyn_v3(-40, 25, 30),
-                         magdyn_quat_identity());
-    magdyn_manifold m = {0};
-    m.kind = MAGDYN_CONTACT_FACE_FACE;
-    m.normal = magdyn_v3(0, 0, 1);
-    m.count = 1;
-    m.point[0] = magdyn_v3(0.007, 0.006, 0);
-    m.id[0] = pair_id(feature(0, 0, -1), feature(1, 1, 1));
-    third_order(&a, &b, &m, face_of_a);
+    third_order(magdyn_v3(0, 0, 0.005), magdyn_v3(0.002, 0.001, -0.005), MAGDYN_CONTACT_FACE_FACE,
+                magdyn_v3(0.007, 0.006, 0), pair_id(feature(0, 0, -1), feature(1, 1, 1)), face_of_a);
 }
 END_TEST
 
 START_TEST(edge_on_an_edge)
 {
-    magdyn_body a = cube(magdyn_v3(-0.005, 0, 0.005), magdyn_v3(0.3, -0.2, 0), magdyn_v3(20, -35, 50),
-                         magdyn_quat_identity());
-    magdyn_body b = cube(magdyn_v3(0, -0.005, -0.005), magdyn_v3(-0.1, 0.1, 0), magdyn_v3(-40, 25, 30),
-                         magdyn_quat_identity());
-    magdyn_manifold m = {0};
-    m.kind = MAGDYN_CONTACT_EDGE_EDGE;
-    m.normal = magdyn_v3(0, 0, 1);
-    m.count = 1;
-    m.point[0] = magdyn_v3(0, 0, 0);
-    m.id[0] = pair_id(feature(1, 0, -1), feature(0, 1, 1));
-    third_order(&a, &b, &m, edges);
+    third_order(magdyn_v3(-0.005, 0, 0.005), magdyn_v3(0, -0.005, -0.005), MAGDYN_CONTACT_EDGE_EDGE,
+                magdyn_v3(0, 0, 0), pair_id(feature(1, 0, -1), feature(0, 1, 1)), edges);
 }
 END_TEST
 
