@@ -80,8 +80,10 @@ static inline double contact_spin_alignment(const magdyn_body *b, magdyn_vec3 n)
  * k over a drift of h at the bodies' velocities: the gap n . (x_a - x_b)
  * has the term 2 n' . (v_a - v_b) in its second derivative, the normal
  * turning with the box whose face makes it (n' = omega x n) or, for an
- * edge pair, with both edges (n along e_a x e_b).  Where both boxes' faces
- * lie along n (flush faces), the deeper of the two. */
+ * edge pair, with both edges (n along e_a x e_b).  The feature ids say
+ * whose face a point lies on; where they do not (an edge crossing an edge
+ * of a face-face manifold) the box whose axis lies closer to n, and with
+ * both as close (flush faces) the mean of the two. */
 static inline double contact_turn_sink(const magdyn_body *a, const magdyn_body *b, const magdyn_manifold *m,
                                        int k, double h)
 {
