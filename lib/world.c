@@ -96,7 +96,7 @@ static void release(magdyn_world *w)
     free(w->con); free(w->old); free(w->cisl); free(w->order); free(w->touch); free(w->held); free(w->pend); free(w->pspeed);
     free(w->island); free(w->istart); free(w->imem); free(w->slow);
     free(w->Fref); free(w->Tref); free(w->fscale); free(w->tscale); free(w->group);
-    free(w->obb); free(w->grown); free(w->bp); free(w->flag); free(w->gman); free(w->gcount); free(w->rest);
+    free(w->obb); free(w->grown); free(w->bp); free(w->flag); free(w->gman); free(w->gcount); free(w->rest); free(w->spin_depth);
     free(w->b0); free(w->bt);
     free(w->bl); free(w->Fl); free(w->Tl);
     free(w);

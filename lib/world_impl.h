@@ -106,6 +106,9 @@ struct magdyn_world {
     magdyn_vec3 *Fl, *Tl;      /* the touching magnets' forces there [N, N m] */
     double lag;                /* the start velocities' share of this contact step's motion */
     int spin_held;             /* this contact step's targets hold the spin's curvature */
+    double *spin_depth;        /* the depth the held terms add to point k of w->con[c] at the step's
+                                  start velocities, at c * MAGDYN_MAX_CONTACTS + k [m] */
+    int capspin;               /* room in spin_depth */
     double last_impact;        /* time of the last impact, or -1 */
     double hprev;              /* length of the last velocity-level step [s], 0: none */
     magdyn_world_stats st;
@@ -206,12 +209,14 @@ double magdyn_wi_island_bound(const magdyn_world *w);
  * turning of its normals (no point moving more than travel [m]); the
  * longest step the spin of b allows; the depth the held terms add to point
  * k of c over h at the velocities of bs; their largest change between the
- * step's start (w->bt) and its solve (w->b). */
+ * step's start, as magdyn_wi_spin_assume kept them in w->spin_depth, and
+ * its solve (w->b). */
 int magdyn_wi_spin_held(const magdyn_world *w, double travel);
 double magdyn_wi_spin_step(const magdyn_world *w, const magdyn_body *b, int held);
 double magdyn_wi_spin_sink(const magdyn_world *w, const magdyn_body *bs, const magdyn_contact *c, int k,
                            double h);
 double magdyn_wi_spin_miss(const magdyn_world *w, double h);
+magdyn_status magdyn_wi_spin_assume(magdyn_world *w, double h);
 
 /* world_impact.c: impulses at every pair touching now. */
 magdyn_status magdyn_wi_impact(magdyn_world *w, int again);

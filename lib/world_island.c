@@ -366,19 +366,20 @@ static double target_end(magdyn_world *w, double d, double h)
 
 /* The least separating speed [m/s] at the end of the step of h of point
  * k of c: target_end, and the speed that takes back the depth the spin's
- * curvature adds (magdyn_wi_spin_sink, at the spin of the step's start); or for the
+ * curvature adds (held [m]: magdyn_wi_spin_assume); or for the
  * theta-method target_end blended with the start's
  * (magdyn_wi_theta_target). */
-static double target(magdyn_world *w, const magdyn_contact *c, int k, double h)
+static double target(magdyn_world *w, const magdyn_contact *c, int k, double h, double held)
 {
     double d = c->manifold.depth[k], t = target_end(w, d, h);
-    if (!(w->lag > 0.0)) return t + magdyn_wi_spin_sink(w, w->bt, c, k, h) / h;
+    if (!(w->lag > 0.0)) return t + held / h;
     return magdyn_wi_theta_target(w, t, d <= w->p.contact_tol, -closing(w->bt, c, c->manifold.point[k]));
 }
 
-/* Deepest a contact point would end the step of h [m], as the start and
- * solved velocities carry it (depth - h u_n, u_n the blend of the two, and
- * the curvature the targets held). */
+/* Deepest a contact point would end the step of h [m] (0, or the length
+ * kick_and_solve last solved), as the start and solved velocities carry it
+ * (depth - h u_n, u_n the blend of the two, and the curvature the targets
+ * held). */
 static double sink(const magdyn_world *w, double h)
 {
     double worst = -INFINITY;
@@ -388,7 +389,8 @@ static double sink(const magdyn_world *w, double h)
         for (k = 0; k < ct->manifold.count; k++) {
             double u = -closing(w->b, ct, ct->manifold.point[k]);
             if (w->lag > 0.0) u = magdyn_wi_theta_blend(w, -closing(w->bt, ct, ct->manifold.point[k]), u);
-            worst = fmax(worst, ct->manifold.depth[k] - h * u + magdyn_wi_spin_sink(w, w->bt, ct, k, h));
+            worst = fmax(worst, ct->manifold.depth[k] - h * u
+                                    + (h > 0.0 ? w->spin_depth[c * MAGDYN_MAX_CONTACTS + k] : 0.0));
         }
     }
     return worst;
@@ -480,11 +482,12 @@ static magdyn_status kick_and_solve(magdyn_world *w, double h, double hprev)
             w->b[i].omega = w->bt[i].omega;
             magdyn_body_kick(&w->b[i], F[i], T[i], h);
         }
+    if ((s = magdyn_wi_spin_assume(w, h)) != MAGDYN_OK) return s;
     for (c = 0; c < w->ncon; c++) {
         magdyn_contact *ct = &w->con[c];
         int k;
         for (k = 0; k < ct->manifold.count; k++)
-            ct->target[k] = target(w, ct, k, h);
+            ct->target[k] = target(w, ct, k, h, w->spin_depth[c * MAGDYN_MAX_CONTACTS + k]);
         warm(w, ct, hprev > 0.0 ? h / hprev : 0.0);
     }
     return solve(w);

@@ -67,16 +67,33 @@ double magdyn_wi_spin_sink(const magdyn_world *w, const magdyn_body *bs, const m
          + contact_turn_sink(&bs[c->a], &bs[c->b], &c->manifold, k, h);
 }
 
+/* The depth the held terms add to each point of the gathered contacts over
+ * h at the step's start velocities (w->bt), into w->spin_depth: the
+ * targets, the sinking test and magdyn_wi_spin_miss read it there. */
+magdyn_status magdyn_wi_spin_assume(magdyn_world *w, double h)
+{
+    magdyn_status s;
+    int c, k;
+    if ((s = magdyn_wi_grow((void **)&w->spin_depth, &w->capspin, w->ncon * MAGDYN_MAX_CONTACTS,
+                            sizeof *w->spin_depth)) != MAGDYN_OK)
+        return s;
+    for (c = 0; c < w->ncon; c++)
+        for (k = 0; k < w->con[c].manifold.count; k++)
+            w->spin_depth[c * MAGDYN_MAX_CONTACTS + k] = magdyn_wi_spin_sink(w, w->bt, &w->con[c], k, h);
+    return MAGDYN_OK;
+}
+
 /* The largest difference [m] over the gathered contacts' points between
- * the depth the held terms add at the solved velocities (w->b) and at the
- * step's start (w->bt), which the targets assumed. */
+ * the depth the held terms add at the solved velocities (w->b) and the one
+ * the targets assumed (magdyn_wi_spin_assume, for the same h). */
 double magdyn_wi_spin_miss(const magdyn_world *w, double h)
 {
     double miss = 0.0;
     int c, k;
+    if (!w->spin_held) return 0.0;
     for (c = 0; c < w->ncon; c++)
         for (k = 0; k < w->con[c].manifold.count; k++)
             miss = fmax(miss, fabs(magdyn_wi_spin_sink(w, w->b, &w->con[c], k, h)
-                                   - magdyn_wi_spin_sink(w, w->bt, &w->con[c], k, h)));
+                                   - w->spin_depth[c * MAGDYN_MAX_CONTACTS + k]));
     return miss;
 }
